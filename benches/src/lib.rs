@@ -1,0 +1,1 @@
+//! Criterion benchmarks of the Eldest crates live in `benches/benches/`.

@@ -1,0 +1,184 @@
+//! Zobrist keys and the move hash of the Eldest chess engine.
+//!
+//! Every position of Eldest is identified by a 64-bit Zobrist key: the XOR of one random key per piece on its
+//! square, per castling right, for the en-passant file and for black to move. The keys here are computed at
+//! compile time by a fixed-seed generator, so they are identical on every machine and every run — which is
+//! what makes `eldest bench` node counts a reproducible signature of the search.
+//!
+//! The crate also provides [`move_hash`], the mix of a position key and a move that Tom Kerrigan's simplified
+//! ABDADA uses to index its `currently_searching` table (seed 000, note 4).
+//!
+//! This crate knows nothing of boards: indices are plain integers (`0..64` squares with a1 = 0, `0..12`
+//! coloured pieces, `0..8` files), so it can sit beneath `eldest-board`.
+//!
+//! ```
+//! use eldest_hashing::{piece_square, side_to_move, move_hash};
+//!
+//! // A white knight (piece index 1) on g1 (square 6) moving to f3 (square 21) changes the key by two XORs.
+//! let before = piece_square(1, 6);
+//! let after = before ^ piece_square(1, 6) ^ piece_square(1, 21) ^ side_to_move();
+//! assert_ne!(before, after);
+//! // The move hash is a pure function of key and move.
+//! assert_eq!(move_hash(after, 0x1234), move_hash(after, 0x1234));
+//! ```
+#![forbid(unsafe_code)]
+#![deny(missing_docs)]
+#![no_std]
+
+/// The seed of the key generator. Changing it changes every key, every TT index and the bench signature.
+pub const SEED: u64 = 0x0E1D_E57C_4E55_2026;
+
+/// Number of coloured piece indices: white pawn..king = 0..6, black pawn..king = 6..12.
+pub const PIECE_INDICES: usize = 12;
+
+/// One step of SplitMix64: a small, well-mixed generator that can run in a `const fn`.
+const fn splitmix64(state: u64) -> (u64, u64) {
+    let state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    let mut z = state;
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    (state, z ^ (z >> 31))
+}
+
+/// All keys in one table, generated in a fixed order from [`SEED`].
+struct Keys {
+    piece_square: [[u64; 64]; PIECE_INDICES],
+    /// Indexed by colour (0 white, 1 black) and the file of the castling rook: exact for Chess960 too.
+    castling: [[u64; 8]; 2],
+    en_passant_file: [u64; 8],
+    side_to_move: u64,
+}
+
+const KEYS: Keys = {
+    let mut state = SEED;
+    let mut piece_square = [[0u64; 64]; PIECE_INDICES];
+    let mut piece = 0;
+    while piece < PIECE_INDICES {
+        let mut square = 0;
+        while square < 64 {
+            let (next, key) = splitmix64(state);
+            state = next;
+            piece_square[piece][square] = key;
+            square += 1;
+        }
+        piece += 1;
+    }
+    let mut castling = [[0u64; 8]; 2];
+    let mut color = 0;
+    while color < 2 {
+        let mut file = 0;
+        while file < 8 {
+            let (next, key) = splitmix64(state);
+            state = next;
+            castling[color][file] = key;
+            file += 1;
+        }
+        color += 1;
+    }
+    let mut en_passant_file = [0u64; 8];
+    let mut file = 0;
+    while file < 8 {
+        let (next, key) = splitmix64(state);
+        state = next;
+        en_passant_file[file] = key;
+        file += 1;
+    }
+    let (_, side_to_move) = splitmix64(state);
+    Keys { piece_square, castling, en_passant_file, side_to_move }
+};
+
+/// The key of coloured piece `piece` (0..12: white pawn, knight, bishop, rook, queen, king, then black) on
+/// `square` (0..64, a1 = 0, h8 = 63).
+///
+/// # Panics
+/// If `piece >= 12` or `square >= 64`.
+#[inline(always)]
+pub const fn piece_square(piece: usize, square: usize) -> u64 {
+    KEYS.piece_square[piece][square]
+}
+
+/// The key of the castling right of `color` (0 white, 1 black) with the rook on `rook_file` (0..8, a = 0).
+///
+/// Keying the right by the rook's file keeps Chess960 positions whose rights differ only in which rook may
+/// castle distinct.
+///
+/// # Panics
+/// If `color >= 2` or `rook_file >= 8`.
+#[inline(always)]
+pub const fn castling(color: usize, rook_file: usize) -> u64 {
+    KEYS.castling[color][rook_file]
+}
+
+/// The key of an en-passant square on `file` (0..8).
+///
+/// # Panics
+/// If `file >= 8`.
+#[inline(always)]
+pub const fn en_passant_file(file: usize) -> u64 {
+    KEYS.en_passant_file[file]
+}
+
+/// The key XORed in when black is to move.
+#[inline(always)]
+pub const fn side_to_move() -> u64 {
+    KEYS.side_to_move
+}
+
+/// Multiplier of the linear congruential generator used by [`move_hash`] (Numerical Recipes' LCG).
+pub const LCG_MULTIPLIER: u64 = 1_664_525;
+/// Increment of the linear congruential generator used by [`move_hash`].
+pub const LCG_INCREMENT: u64 = 1_013_904_223;
+
+/// Kerrigan's move hash: `key ^ (mv * 1664525 + 1013904223)` (seed 000, note 4).
+///
+/// A 16-bit move is a poor hash on its own: its bits are clustered in the from/to fields. Treating it as the
+/// seed of one LCG step spreads it over the 64-bit space before it is mixed with the position key, so that
+/// `move_hash(key, m) & (rows - 1)` sends the moves of one position to different rows of the
+/// `currently_searching` table. Wrapping arithmetic is the LCG's modulus 2^64.
+#[inline(always)]
+pub const fn move_hash(position_key: u64, mv: u16) -> u64 {
+    position_key ^ (mv as u64).wrapping_mul(LCG_MULTIPLIER).wrapping_add(LCG_INCREMENT)
+}
+
+#[cfg(test)]
+mod tests {
+    extern crate std;
+    use super::*;
+    use std::collections::HashSet;
+
+    #[test]
+    fn keys_are_distinct_and_nonzero() {
+        let mut seen = HashSet::new();
+        for piece in 0..PIECE_INDICES {
+            for square in 0..64 {
+                assert!(seen.insert(piece_square(piece, square)));
+            }
+        }
+        for color in 0..2 {
+            for file in 0..8 {
+                assert!(seen.insert(castling(color, file)));
+            }
+        }
+        for file in 0..8 {
+            assert!(seen.insert(en_passant_file(file)));
+        }
+        assert!(seen.insert(side_to_move()));
+        assert!(!seen.contains(&0));
+        assert_eq!(seen.len(), 12 * 64 + 16 + 8 + 1);
+    }
+
+    #[test]
+    fn generator_is_pinned() {
+        // Golden values: a change here changes every TT index and the bench signature. Change them only on
+        // purpose, together with a new `Bench:` line.
+        assert_eq!(piece_square(0, 0), 0x2c65_d92b_adbf_ed90);
+        assert_eq!(side_to_move(), 0xf8b0_e6cc_4c95_4443);
+    }
+
+    #[test]
+    fn move_hash_is_kerrigans_formula() {
+        assert_eq!(move_hash(0, 0), 1_013_904_223);
+        assert_eq!(move_hash(0, 1), 1_664_525 + 1_013_904_223);
+        assert_eq!(move_hash(u64::MAX, 0), !1_013_904_223u64);
+    }
+}

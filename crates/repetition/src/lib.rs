@@ -1,0 +1,1 @@
+//! eldest-repetition (being written).

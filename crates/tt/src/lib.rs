@@ -1,0 +1,1 @@
+//! eldest-tt (being written).
