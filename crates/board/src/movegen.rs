@@ -1,0 +1,521 @@
+//! Legal move generation.
+//!
+//! Moves are produced as [`PieceMoves`]: one piece's from-square with a *set* of destinations. Counting the
+//! moves of a set is a popcount, which is what makes bulk-counting perft fast; iterating a set yields
+//! [`Move`]s. Legality is built in: check masks (capture or block the checker), pin masks (a pinned piece
+//! stays on the line through its king), the king never steps onto an attacked square (tested with the king
+//! removed from the board, so it cannot hide behind itself), the en-passant capture that would uncover a
+//! rank attack on the king, and castling never out of, through or into check.
+//!
+//! Generation can be staged for the search: [`Stage::Noisy`] yields captures, en-passant captures and all
+//! promotions; [`Stage::Quiet`] the rest (including castling). Together they are exactly [`Stage::All`]. In check
+//! every stage yields only evasions, since only legal moves are generated.
+
+use crate::attacks::{
+    between, bishop_attacks, king_attacks, knight_attacks, line, pawn_attacks, rook_attacks,
+};
+use crate::bitboard::Bitboard;
+use crate::castling::CastleSide;
+use crate::moves::{Move, MoveKind, PROMOTION_PIECES};
+use crate::position::Position;
+use crate::types::{PieceKind, Rank, Square};
+
+/// Which moves to generate.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Stage {
+    /// Every legal move.
+    All,
+    /// Captures (en passant included) and promotions (quiet ones and under-promotions included).
+    Noisy,
+    /// Every legal move that neither captures nor promotes, castling included.
+    Quiet,
+}
+
+/// How the destinations of a [`PieceMoves`] set turn into moves.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+enum SetKind {
+    /// Ordinary moves; captures where the destination holds an enemy piece.
+    Normal,
+    /// Pawn moves to the last rank: four moves (knight, bishop, rook, queen) per destination.
+    Promotions,
+    /// One en-passant capture.
+    EnPassant,
+    /// One castling move; the destination is the rook's square.
+    Castle,
+}
+
+/// The legal moves of one piece from one square, as a set of destinations.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct PieceMoves {
+    /// The kind of the moving piece.
+    pub piece: PieceKind,
+    /// Where it stands.
+    pub from: Square,
+    /// Where it may go (for castling: the square of the castling rook).
+    pub to: Bitboard,
+    kind: SetKind,
+    /// Enemy pieces, to tell captures from quiet moves when expanding the set.
+    enemies: Bitboard,
+}
+
+impl PieceMoves {
+    /// The number of moves in the set (four per destination for promotions).
+    #[inline(always)]
+    pub fn len(&self) -> usize {
+        let n = self.to.popcount() as usize;
+        if self.kind == SetKind::Promotions {
+            n * 4
+        } else {
+            n
+        }
+    }
+
+    /// Whether the set holds no move.
+    #[inline(always)]
+    pub fn is_empty(&self) -> bool {
+        self.to.is_empty()
+    }
+
+    /// The move of this set to `to` (`promotion` chooses among a promotion's four moves).
+    #[inline(always)]
+    fn move_to(&self, to: Square, promotion: PieceKind) -> Move {
+        let capture = self.enemies.contains(to);
+        let kind = match self.kind {
+            SetKind::Castle => MoveKind::Castle,
+            SetKind::EnPassant => MoveKind::EnPassant,
+            SetKind::Promotions => MoveKind::Promotion {
+                piece: promotion,
+                capture,
+            },
+            SetKind::Normal if capture => MoveKind::Capture,
+            SetKind::Normal
+                if self.piece == PieceKind::Pawn && (to as u8).abs_diff(self.from as u8) == 16 =>
+            {
+                MoveKind::DoublePush
+            }
+            SetKind::Normal => MoveKind::Quiet,
+        };
+        Move::new(self.from, to, kind)
+    }
+
+    /// Whether `mv` is one of the moves of this set.
+    pub fn contains(&self, mv: Move) -> bool {
+        mv.from() == self.from
+            && self.to.contains(mv.to())
+            && mv == self.move_to(mv.to(), mv.promotion().unwrap_or(PieceKind::Queen))
+    }
+}
+
+impl IntoIterator for PieceMoves {
+    type Item = Move;
+    type IntoIter = PieceMovesIter;
+
+    fn into_iter(self) -> PieceMovesIter {
+        PieceMovesIter {
+            set: self,
+            promotion: 0,
+        }
+    }
+}
+
+/// Iterator over the moves of a [`PieceMoves`] set; promotions come queen first.
+#[derive(Debug, Clone)]
+pub struct PieceMovesIter {
+    set: PieceMoves,
+    promotion: usize,
+}
+
+impl Iterator for PieceMovesIter {
+    type Item = Move;
+
+    #[inline]
+    fn next(&mut self) -> Option<Move> {
+        let to = self.set.to.first()?;
+        if self.set.kind == SetKind::Promotions {
+            let piece = PROMOTION_PIECES[3 - self.promotion];
+            self.promotion += 1;
+            if self.promotion == 4 {
+                self.promotion = 0;
+                self.set.to = self.set.to.without(to);
+            }
+            Some(self.set.move_to(to, piece))
+        } else {
+            self.set.to = self.set.to.without(to);
+            Some(self.set.move_to(to, PieceKind::Queen))
+        }
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let n = self.set.len() - self.promotion;
+        (n, Some(n))
+    }
+}
+
+impl ExactSizeIterator for PieceMovesIter {}
+
+/// The most moves any position this crate accepts can have. The record for a legal position is 218; the FEN
+/// parser rejects material that no game could reach (more than 16 pieces or 8 pawns a side, or more promoted
+/// pieces than missing pawns), which keeps every accepted position within this bound.
+pub const MAX_MOVES: usize = 256;
+
+/// A fixed-capacity list of moves on the stack.
+#[derive(Clone)]
+pub struct MoveList {
+    moves: [Move; MAX_MOVES],
+    len: usize,
+}
+
+impl MoveList {
+    /// An empty list.
+    #[inline]
+    pub fn new() -> MoveList {
+        MoveList {
+            moves: [Move::new(Square::A1, Square::B1, MoveKind::Quiet); MAX_MOVES],
+            len: 0,
+        }
+    }
+
+    /// Appends a move.
+    ///
+    /// # Panics
+    /// If the list already holds [`MAX_MOVES`] moves, which no position accepted by this crate can produce.
+    #[inline(always)]
+    pub fn push(&mut self, mv: Move) {
+        self.moves[self.len] = mv;
+        self.len += 1;
+    }
+
+    /// Empties the list.
+    #[inline]
+    pub fn clear(&mut self) {
+        self.len = 0;
+    }
+}
+
+impl Default for MoveList {
+    fn default() -> MoveList {
+        MoveList::new()
+    }
+}
+
+impl core::ops::Deref for MoveList {
+    type Target = [Move];
+    #[inline(always)]
+    fn deref(&self) -> &[Move] {
+        &self.moves[..self.len]
+    }
+}
+
+impl core::ops::DerefMut for MoveList {
+    #[inline(always)]
+    fn deref_mut(&mut self) -> &mut [Move] {
+        &mut self.moves[..self.len]
+    }
+}
+
+impl core::fmt::Debug for MoveList {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_list().entries(self.iter()).finish()
+    }
+}
+
+impl<'a> IntoIterator for &'a MoveList {
+    type Item = &'a Move;
+    type IntoIter = core::slice::Iter<'a, Move>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.iter()
+    }
+}
+
+impl Position {
+    /// Calls `visit` with each non-empty set of legal moves of `stage`, for pieces standing on `from_mask`,
+    /// until `visit` returns `true` (stop). Returns whether it was stopped.
+    #[inline]
+    pub fn generate_moves_from(
+        &self,
+        stage: Stage,
+        from_mask: Bitboard,
+        mut visit: impl FnMut(PieceMoves) -> bool,
+    ) -> bool {
+        match stage {
+            Stage::All => self.generate::<ALL>(from_mask, &mut visit),
+            Stage::Noisy => self.generate::<NOISY>(from_mask, &mut visit),
+            Stage::Quiet => self.generate::<QUIET>(from_mask, &mut visit),
+        }
+    }
+
+    /// Calls `visit` with each non-empty set of legal moves of `stage` until it returns `true` (stop).
+    /// Returns whether it was stopped.
+    #[inline]
+    pub fn generate_moves(&self, stage: Stage, visit: impl FnMut(PieceMoves) -> bool) -> bool {
+        self.generate_moves_from(stage, Bitboard::FULL, visit)
+    }
+
+    /// The legal moves of `stage` in a list.
+    pub fn moves(&self, stage: Stage) -> MoveList {
+        let mut list = MoveList::new();
+        self.generate_moves(stage, |set| {
+            for mv in set {
+                list.push(mv);
+            }
+            false
+        });
+        list
+    }
+
+    /// All legal moves.
+    pub fn legal_moves(&self) -> MoveList {
+        self.moves(Stage::All)
+    }
+
+    /// Captures and promotions: the search's first stage and its quiescence moves.
+    pub fn noisy_moves(&self) -> MoveList {
+        self.moves(Stage::Noisy)
+    }
+
+    /// Legal moves that neither capture nor promote.
+    pub fn quiet_moves(&self) -> MoveList {
+        self.moves(Stage::Quiet)
+    }
+
+    /// The legal replies to a check: all legal moves when in check, none otherwise.
+    pub fn evasions(&self) -> MoveList {
+        if self.in_check() {
+            self.legal_moves()
+        } else {
+            MoveList::new()
+        }
+    }
+
+    /// The number of legal moves, counted set by set without building a list.
+    #[inline]
+    pub fn count_moves(&self) -> usize {
+        let mut count = 0;
+        self.generate::<ALL>(Bitboard::FULL, &mut |set: PieceMoves| {
+            count += set.len();
+            false
+        });
+        count
+    }
+
+    /// Whether the side to move has any legal move.
+    pub fn has_legal_move(&self) -> bool {
+        self.generate::<ALL>(Bitboard::FULL, &mut |_| true)
+    }
+
+    /// Whether `mv` is legal in this position (including that its kind bits match the position: a quiet move
+    /// onto an enemy piece, or a castling flag on a normal king move, is not legal).
+    pub fn is_legal(&self, mv: Move) -> bool {
+        let mut found = false;
+        if !self.colored(self.side_to_move).contains(mv.from()) {
+            return false;
+        }
+        self.generate::<ALL>(Bitboard::from_square(mv.from()), &mut |set: PieceMoves| {
+            found = set.contains(mv);
+            found
+        });
+        found
+    }
+
+    /// The generator proper, monomorphised per stage so the stage tests fold away.
+    #[inline(always)]
+    fn generate<const STAGE: u8>(
+        &self,
+        from_mask: Bitboard,
+        visit: &mut impl FnMut(PieceMoves) -> bool,
+    ) -> bool {
+        let us = self.side_to_move;
+        let them = !us;
+        let ours = self.colored(us);
+        let theirs = self.colored(them);
+        let occupied = ours | theirs;
+        let king = self.king(us);
+        let stage_targets = match STAGE {
+            NOISY => theirs,
+            QUIET => !occupied,
+            _ => !ours,
+        };
+
+        macro_rules! emit {
+            ($piece:expr, $from:expr, $to:expr, $kind:expr) => {
+                let to: Bitboard = $to;
+                if to.is_nonempty()
+                    && visit(PieceMoves {
+                        piece: $piece,
+                        from: $from,
+                        to,
+                        kind: $kind,
+                        enemies: theirs,
+                    })
+                {
+                    return true;
+                }
+            };
+        }
+
+        // King moves: test each destination with the king lifted off the board, so that stepping back along
+        // the line of a checking slider is seen as attacked.
+        if from_mask.contains(king) {
+            let occupied_without_king = occupied.without(king);
+            let mut to = Bitboard::EMPTY;
+            for square in king_attacks(king) & stage_targets {
+                if (self.attackers_to(square, occupied_without_king) & theirs).is_empty() {
+                    to |= Bitboard::from_square(square);
+                }
+            }
+            emit!(PieceKind::King, king, to, SetKind::Normal);
+        }
+
+        let checkers = self.checkers;
+        if checkers.has_more_than_one() {
+            return false;
+        }
+        // Out of check anything goes; in single check, capture the checker or block its line.
+        let check_mask = match checkers.first() {
+            Some(checker) => between(king, checker) | checkers,
+            None => Bitboard::FULL,
+        };
+        let targets = stage_targets & check_mask;
+        let pinned = self.pinned;
+
+        for from in self.pieces_of(us, PieceKind::Knight) & !pinned & from_mask {
+            emit!(
+                PieceKind::Knight,
+                from,
+                knight_attacks(from) & targets,
+                SetKind::Normal
+            );
+        }
+        let queens = self.pieces_of(us, PieceKind::Queen);
+        for from in (self.pieces_of(us, PieceKind::Bishop) | queens) & from_mask {
+            let mut to = bishop_attacks(from, occupied) & targets;
+            if pinned.contains(from) {
+                to &= line(king, from);
+            }
+            if queens.contains(from) {
+                to |= self.queen_rook_moves(from, occupied, targets, king);
+                emit!(PieceKind::Queen, from, to, SetKind::Normal);
+            } else {
+                emit!(PieceKind::Bishop, from, to, SetKind::Normal);
+            }
+        }
+        for from in self.pieces_of(us, PieceKind::Rook) & from_mask {
+            emit!(
+                PieceKind::Rook,
+                from,
+                self.queen_rook_moves(from, occupied, targets, king),
+                SetKind::Normal
+            );
+        }
+
+        // Pawns: pushes onto empty squares, captures onto enemies; the last rank makes promotions.
+        let last_rank_from = Bitboard::rank(Rank::Seventh.relative_to(us));
+        let double_push_rank = Bitboard::rank(Rank::Fourth.relative_to(us));
+        for from in self.pieces_of(us, PieceKind::Pawn) & from_mask {
+            let single = Bitboard::from_square(from).forward(us) & !occupied;
+            let double = single.forward(us) & !occupied & double_push_rank;
+            let mut to = ((single | double) | (pawn_attacks(us, from) & theirs)) & check_mask & !ours;
+            if pinned.contains(from) {
+                to &= line(king, from);
+            }
+            if last_rank_from.contains(from) {
+                if STAGE != QUIET {
+                    emit!(PieceKind::Pawn, from, to, SetKind::Promotions);
+                }
+            } else {
+                let to = match STAGE {
+                    NOISY => to & theirs,
+                    QUIET => to & !theirs,
+                    _ => to,
+                };
+                emit!(PieceKind::Pawn, from, to, SetKind::Normal);
+            }
+        }
+
+        if STAGE != QUIET
+            && let Some(ep) = self.en_passant
+        {
+            let captured = Square::new(ep.file(), Rank::Fifth.relative_to(us));
+            // The capture must resolve any check: block on the ep square or take the checking pawn.
+            if check_mask.contains(ep) || checkers.contains(captured) {
+                for from in pawn_attacks(them, ep) & self.pieces_of(us, PieceKind::Pawn) & from_mask {
+                    if self.en_passant_is_legal(from, ep, captured, king) {
+                        emit!(
+                            PieceKind::Pawn,
+                            from,
+                            Bitboard::from_square(ep),
+                            SetKind::EnPassant
+                        );
+                    }
+                }
+            }
+        }
+
+        if STAGE != NOISY && checkers.is_empty() && from_mask.contains(king) {
+            for side in CastleSide::ALL {
+                if let Some(rook) = self.castling_rook(us, side)
+                    && self.castling_is_legal(side, king, rook)
+                {
+                    emit!(
+                        PieceKind::King,
+                        king,
+                        Bitboard::from_square(rook),
+                        SetKind::Castle
+                    );
+                }
+            }
+        }
+        false
+    }
+
+    /// Rook-wise moves of a rook or queen on `from`, kept on the pin line if pinned.
+    #[inline(always)]
+    fn queen_rook_moves(
+        &self,
+        from: Square,
+        occupied: Bitboard,
+        targets: Bitboard,
+        king: Square,
+    ) -> Bitboard {
+        let to = rook_attacks(from, occupied) & targets;
+        if self.pinned.contains(from) {
+            to & line(king, from)
+        } else {
+            to
+        }
+    }
+
+    /// En passant removes two pawns from one rank at once, which the pin mask cannot see: replay the capture
+    /// on the occupancy and look for a slider that now sees the king.
+    fn en_passant_is_legal(&self, from: Square, ep: Square, captured: Square, king: Square) -> bool {
+        let them = !self.side_to_move;
+        let occupied = (self.occupied().without(from).without(captured)).with(ep);
+        let queens = self.pieces_of(them, PieceKind::Queen);
+        let rooks = self.pieces_of(them, PieceKind::Rook) | queens;
+        let bishops = self.pieces_of(them, PieceKind::Bishop) | queens;
+        (rook_attacks(king, occupied) & rooks).is_empty()
+            && (bishop_attacks(king, occupied) & bishops).is_empty()
+    }
+
+    /// Castling (standard or Chess960): the squares both pieces cross or land on must be empty but for the king
+    /// and rook themselves, and no square the king crosses or lands on may be attacked. Attacks are tested with
+    /// king and rook lifted, which also catches the Chess960 case of the rook shielding the king's destination.
+    fn castling_is_legal(&self, side: CastleSide, king: Square, rook: Square) -> bool {
+        let rank = self.side_to_move.back_rank();
+        let king_to = Square::new(side.king_destination(), rank);
+        let rook_to = Square::new(side.rook_destination(), rank);
+        let occupied = self.occupied().without(king).without(rook);
+        let must_be_empty = between(king, king_to).with(king_to) | between(rook, rook_to).with(rook_to);
+        if (must_be_empty & occupied).is_nonempty() {
+            return false;
+        }
+        let theirs = self.colored(!self.side_to_move);
+        (between(king, king_to).with(king_to))
+            .into_iter()
+            .all(|square| (self.attackers_to(square, occupied) & theirs).is_empty())
+    }
+}
+
+const ALL: u8 = 0;
+const NOISY: u8 = 1;
+const QUIET: u8 = 2;
