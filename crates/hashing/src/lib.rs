@@ -84,7 +84,12 @@ const KEYS: Keys = {
         file += 1;
     }
     let (_, side_to_move) = splitmix64(state);
-    Keys { piece_square, castling, en_passant_file, side_to_move }
+    Keys {
+        piece_square,
+        castling,
+        en_passant_file,
+        side_to_move,
+    }
 };
 
 /// The key of coloured piece `piece` (0..12: white pawn, knight, bishop, rook, queen, king, then black) on
@@ -137,7 +142,10 @@ pub const LCG_INCREMENT: u64 = 1_013_904_223;
 /// `currently_searching` table. Wrapping arithmetic is the LCG's modulus 2^64.
 #[inline(always)]
 pub const fn move_hash(position_key: u64, mv: u16) -> u64 {
-    position_key ^ (mv as u64).wrapping_mul(LCG_MULTIPLIER).wrapping_add(LCG_INCREMENT)
+    position_key
+        ^ (mv as u64)
+            .wrapping_mul(LCG_MULTIPLIER)
+            .wrapping_add(LCG_INCREMENT)
 }
 
 #[cfg(test)]
