@@ -139,13 +139,20 @@ impl SearchRepetitions {
         let ply = self.path.len();
         let reach = usize::from(reach);
 
-        // Rule 1: the path from ply `ply - 4` down to ply 1 (or as far as the reach allows).
+        // Rule 1: plies `ply - 4`, `ply - 6`, … down to ply 1 or as far as the reach allows. The slice ends at
+        // ply `ply - 4` (index `ply - 5`), so the walk needs no bounds checks.
         let deepest_back = reach.min(ply - 1);
-        let path_repeats = (SHORTEST_CYCLE..=deepest_back)
-            .step_by(2)
-            .any(|back| self.path[ply - back - 1].key == key);
-        if path_repeats {
-            return true;
+        if deepest_back >= SHORTEST_CYCLE {
+            let candidates = (deepest_back - SHORTEST_CYCLE) / 2 + 1;
+            let path_repeats = self.path[..ply - SHORTEST_CYCLE]
+                .iter()
+                .rev()
+                .step_by(2)
+                .take(candidates)
+                .any(|entry| entry.key == key);
+            if path_repeats {
+                return true;
+            }
         }
 
         // Rule 2: the game, reachable only if nothing irreversible happened since the root.
