@@ -330,6 +330,31 @@ const fn fill_slider_table() -> [Bitboard; SLIDER_TABLE_SIZE] {
 #[allow(long_running_const_eval)]
 static SLIDER_ATTACKS: [Bitboard; SLIDER_TABLE_SIZE] = fill_slider_table();
 
+const fn empty_board_rays(directions: &[(i8, i8); 4]) -> [Bitboard; 64] {
+    let mut table = [Bitboard::EMPTY; 64];
+    let mut sq = 0;
+    while sq < 64 {
+        table[sq] = ray_attacks(Square::ALL[sq], Bitboard::EMPTY, directions);
+        sq += 1;
+    }
+    table
+}
+
+const ROOK_RAYS: [Bitboard; 64] = empty_board_rays(&ROOK_DIRECTIONS);
+const BISHOP_RAYS: [Bitboard; 64] = empty_board_rays(&BISHOP_DIRECTIONS);
+
+/// The squares a rook on `square` would attack on an empty board (its rank and file).
+#[inline(always)]
+pub fn rook_rays(square: Square) -> Bitboard {
+    ROOK_RAYS[square as usize]
+}
+
+/// The squares a bishop on `square` would attack on an empty board (its diagonals).
+#[inline(always)]
+pub fn bishop_rays(square: Square) -> Bitboard {
+    BISHOP_RAYS[square as usize]
+}
+
 /// The squares a rook on `square` attacks when `occupied` holds the pieces on the board.
 #[inline(always)]
 pub fn rook_attacks(square: Square, occupied: Bitboard) -> Bitboard {

@@ -34,7 +34,8 @@ mod position;
 mod types;
 
 pub use attacks::{
-    between, bishop_attacks, king_attacks, knight_attacks, line, pawn_attacks, queen_attacks, rook_attacks,
+    between, bishop_attacks, bishop_rays, king_attacks, knight_attacks, line, pawn_attacks, queen_attacks,
+    rook_attacks, rook_rays,
 };
 pub use bitboard::Bitboard;
 pub use castling::{CastleSide, CastlingRights};

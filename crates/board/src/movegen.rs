@@ -18,7 +18,7 @@ use crate::bitboard::Bitboard;
 use crate::castling::CastleSide;
 use crate::moves::{Move, MoveKind, PROMOTION_PIECES};
 use crate::position::Position;
-use crate::types::{PieceKind, Rank, Square};
+use crate::types::{File, PieceKind, Rank, Square};
 
 /// Which moves to generate.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -287,15 +287,17 @@ impl Position {
         }
     }
 
-    /// The number of legal moves, counted set by set without building a list.
+    /// The number of legal moves, counted set by set without building a list; the pushes and captures of
+    /// unpinned pawns are counted for all pawns at once.
     #[inline]
     pub fn count_moves(&self) -> usize {
         let mut count = 0;
-        self.generate::<ALL>(Bitboard::FULL, &mut |set: PieceMoves| {
+        let mut bulk = 0;
+        self.generate_with::<ALL, true>(Bitboard::FULL, &mut bulk, &mut |set: PieceMoves| {
             count += set.len();
             false
         });
-        count
+        count + bulk
     }
 
     /// Whether the side to move has any legal move.
@@ -317,11 +319,24 @@ impl Position {
         found
     }
 
-    /// The generator proper, monomorphised per stage so the stage tests fold away.
+    /// The generator for every stage, visiting each set of moves.
     #[inline(always)]
     fn generate<const STAGE: u8>(
         &self,
         from_mask: Bitboard,
+        visit: &mut impl FnMut(PieceMoves) -> bool,
+    ) -> bool {
+        self.generate_with::<STAGE, false>(from_mask, &mut 0, visit)
+    }
+
+    /// The generator proper, monomorphised per stage so the stage tests fold away. With `BULK_PAWNS`, the pushes
+    /// and captures of unpinned pawns are not visited but added to `bulk_count` (en passant and pinned pawns are
+    /// still visited), which lets [`count_moves`](Position::count_moves) count them for all pawns at once.
+    #[inline(always)]
+    fn generate_with<const STAGE: u8, const BULK_PAWNS: bool>(
+        &self,
+        from_mask: Bitboard,
+        bulk_count: &mut usize,
         visit: &mut impl FnMut(PieceMoves) -> bool,
     ) -> bool {
         let us = self.side_to_move;
@@ -409,16 +424,24 @@ impl Position {
         }
 
         // Pawns: pushes onto empty squares, captures onto enemies; the last rank makes promotions.
-        let last_rank_from = Bitboard::rank(Rank::Seventh.relative_to(us));
-        let double_push_rank = Bitboard::rank(Rank::Fourth.relative_to(us));
-        for from in self.pieces_of(us, PieceKind::Pawn) & from_mask {
-            let single = Bitboard::from_square(from).forward(us) & !occupied;
-            let double = single.forward(us) & !occupied & double_push_rank;
-            let mut to = ((single | double) | (pawn_attacks(us, from) & theirs)) & check_mask & !ours;
+        let promotion_rank = Bitboard::rank(Rank::Eighth.relative_to(us));
+        let mut pawns = self.pieces_of(us, PieceKind::Pawn) & from_mask;
+        if BULK_PAWNS && STAGE == ALL {
+            let unpinned = pawns & !pinned;
+            pawns &= pinned;
+            let steps = self.pawn_steps(unpinned);
+            for to in [steps.single, steps.double, steps.west, steps.east] {
+                let to = to & check_mask;
+                *bulk_count += (to & !promotion_rank).popcount() as usize
+                    + 4 * (to & promotion_rank).popcount() as usize;
+            }
+        }
+        for from in pawns {
+            let mut to = self.pawn_steps(Bitboard::from_square(from)).union() & check_mask;
             if pinned.contains(from) {
                 to &= line(king, from);
             }
-            if last_rank_from.contains(from) {
+            if (to & promotion_rank).is_nonempty() {
                 if STAGE != QUIET {
                     emit!(PieceKind::Pawn, from, to, SetKind::Promotions);
                 }
@@ -468,6 +491,25 @@ impl Position {
         false
     }
 
+    /// The pushes and captures (without en passant) of a set of pawns of the side to move, one set per kind of
+    /// step so that each is a shift of the pawns and counts them one to one.
+    #[inline(always)]
+    fn pawn_steps(&self, pawns: Bitboard) -> PawnSteps {
+        let us = self.side_to_move;
+        let empty = !self.occupied();
+        let theirs = self.colored(!us);
+        let single = pawns.forward(us) & empty;
+        let double = single.forward(us) & empty & Bitboard::rank(Rank::Fourth.relative_to(us));
+        let advanced_west = (pawns & !Bitboard::file(File::A)).forward(us);
+        let advanced_east = (pawns & !Bitboard::file(File::H)).forward(us);
+        PawnSteps {
+            single,
+            double,
+            west: Bitboard(advanced_west.0 >> 1) & theirs,
+            east: Bitboard(advanced_east.0 << 1) & theirs,
+        }
+    }
+
     /// Rook-wise moves of a rook or queen on `from`, kept on the pin line if pinned.
     #[inline(always)]
     fn queen_rook_moves(
@@ -513,6 +555,21 @@ impl Position {
         (between(king, king_to).with(king_to))
             .into_iter()
             .all(|square| (self.attackers_to(square, occupied) & theirs).is_empty())
+    }
+}
+
+/// Pawn destinations by kind of step; see [`Position::pawn_steps`].
+struct PawnSteps {
+    single: Bitboard,
+    double: Bitboard,
+    west: Bitboard,
+    east: Bitboard,
+}
+
+impl PawnSteps {
+    #[inline(always)]
+    fn union(&self) -> Bitboard {
+        self.single | self.double | self.west | self.east
     }
 }
 

@@ -1,7 +1,8 @@
 //! [`Position`]: the state of a game at one moment, played by copy-make with an incrementally updated key.
 
 use crate::attacks::{
-    between, bishop_attacks, king_attacks, knight_attacks, pawn_attacks, queen_attacks, rook_attacks,
+    between, bishop_attacks, bishop_rays, king_attacks, knight_attacks, pawn_attacks, queen_attacks,
+    rook_attacks, rook_rays,
 };
 use crate::bitboard::Bitboard;
 use crate::castling::{CastleSide, CastlingRights};
@@ -187,9 +188,6 @@ impl Position {
     #[inline(always)]
     pub fn kind_on(&self, square: Square) -> Option<PieceKind> {
         let bb = Bitboard::from_square(square);
-        if (self.occupied() & bb).is_empty() {
-            return None;
-        }
         PieceKind::ALL
             .into_iter()
             .find(|&kind| (self.by_kind[kind as usize] & bb).is_nonempty())
@@ -391,8 +389,8 @@ impl Position {
             | pawn_attacks(us, king) & self.pieces(PieceKind::Pawn))
             & theirs;
         let queens = self.pieces(PieceKind::Queen);
-        let snipers = (rook_attacks(king, Bitboard::EMPTY) & (self.pieces(PieceKind::Rook) | queens)
-            | bishop_attacks(king, Bitboard::EMPTY) & (self.pieces(PieceKind::Bishop) | queens))
+        let snipers = (rook_rays(king) & (self.pieces(PieceKind::Rook) | queens)
+            | bishop_rays(king) & (self.pieces(PieceKind::Bishop) | queens))
             & theirs;
         let mut pinned = Bitboard::EMPTY;
         for sniper in snipers {
