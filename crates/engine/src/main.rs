@@ -13,7 +13,11 @@ use std::time::Instant;
 const MAX_PERFT_DEPTH: u32 = 15;
 
 #[derive(Parser, Debug)]
-#[command(name = "eldest", version, about = "Eldest: a UCI chess engine and laboratory for parallel alpha-beta search")]
+#[command(
+    name = "eldest",
+    version,
+    about = "Eldest: a UCI chess engine and laboratory for parallel alpha-beta search"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -73,6 +77,10 @@ fn perft(depth: u32, fen: &[String]) -> ExitCode {
         return ExitCode::FAILURE;
     }
     let seconds = start.elapsed().as_secs_f64();
-    eprintln!("time {:.3} s, {:.1} Mnps", seconds, total as f64 / seconds.max(1e-9) / 1e6);
+    eprintln!(
+        "time {:.3} s, {:.1} Mnps",
+        seconds,
+        total as f64 / seconds.max(1e-9) / 1e6
+    );
     ExitCode::SUCCESS
 }
