@@ -155,7 +155,7 @@ impl SearchRepetitions {
             }
         }
 
-        // Rule 2: the game, reachable only if nothing irreversible happened since the root.
+        // Rules 2 and 4: the game, reachable only if no capture, pawn move or null move happened since the root.
         if reach < ply {
             return false;
         }
