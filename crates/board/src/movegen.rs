@@ -374,7 +374,7 @@ impl Position {
             let occupied_without_king = occupied.without(king);
             let mut to = Bitboard::EMPTY;
             for square in king_attacks(king) & stage_targets {
-                if (self.attackers_to(square, occupied_without_king) & theirs).is_empty() {
+                if !self.is_attacked_with(square, them, occupied_without_king) {
                     to |= Bitboard::from_square(square);
                 }
             }
@@ -551,10 +551,10 @@ impl Position {
         if (must_be_empty & occupied).is_nonempty() {
             return false;
         }
-        let theirs = self.colored(!self.side_to_move);
+        let them = !self.side_to_move;
         (between(king, king_to).with(king_to))
             .into_iter()
-            .all(|square| (self.attackers_to(square, occupied) & theirs).is_empty())
+            .all(|square| !self.is_attacked_with(square, them, occupied))
     }
 }
 

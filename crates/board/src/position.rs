@@ -236,9 +236,28 @@ impl Position {
             | (bishop_attacks(square, occupied) & bishops)
     }
 
+    /// Whether any piece of `by` attacks `square` when `occupied` holds the blockers of sliders. Cheaper than
+    /// [`attackers_to`](Position::attackers_to): it stops at the first attacker and tries leapers first.
+    #[inline(always)]
+    pub fn is_attacked_with(&self, square: Square, by: Color, occupied: Bitboard) -> bool {
+        let theirs = self.colored(by);
+        if (knight_attacks(square) & self.pieces(PieceKind::Knight) & theirs).is_nonempty()
+            || (pawn_attacks(!by, square) & self.pieces(PieceKind::Pawn) & theirs).is_nonempty()
+            || (king_attacks(square) & self.pieces(PieceKind::King) & theirs).is_nonempty()
+        {
+            return true;
+        }
+        let queens = self.pieces(PieceKind::Queen);
+        let rooks = (self.pieces(PieceKind::Rook) | queens) & theirs;
+        let bishops = (self.pieces(PieceKind::Bishop) | queens) & theirs;
+        (rook_rays(square) & rooks).is_nonempty() && (rook_attacks(square, occupied) & rooks).is_nonempty()
+            || (bishop_rays(square) & bishops).is_nonempty()
+                && (bishop_attacks(square, occupied) & bishops).is_nonempty()
+    }
+
     /// Whether any piece of `by` attacks `square` in the current position.
     pub fn is_attacked(&self, square: Square, by: Color) -> bool {
-        (self.attackers_to(square, self.occupied()) & self.colored(by)).is_nonempty()
+        self.is_attacked_with(square, by, self.occupied())
     }
 
     /// The squares `piece` kind of `color` on `square` attacks given the current occupancy.

@@ -10,7 +10,7 @@ const ROWS: usize = 32_768;
 /// start position, so repeated positions are dropped: the same key and move always hash to the same row.
 fn sample_moves() -> Vec<(u64, Vec<u16>)> {
     let mut seen = std::collections::HashSet::new();
-    let mut state = 0x5eed_0f_ab_ad_a0_u64;
+    let mut state = 0x5eed_0fab_ada0_u64;
     let mut next = move || {
         state ^= state << 13;
         state ^= state >> 7;
@@ -49,9 +49,15 @@ fn legal_moves_spread_evenly_over_32768_rows() {
     // Pearson's chi-square against the uniform distribution: with 32767 degrees of freedom its mean is 32767 and
     // its standard deviation sqrt(2 * 32767) ≈ 256. Allow six standard deviations.
     let expected = total as f64 / ROWS as f64;
-    let chi_square: f64 = rows.iter().map(|&n| (n as f64 - expected).powi(2) / expected).sum();
+    let chi_square: f64 = rows
+        .iter()
+        .map(|&n| (n as f64 - expected).powi(2) / expected)
+        .sum();
     let dof = (ROWS - 1) as f64;
-    assert!((chi_square - dof).abs() < 6.0 * (2.0 * dof).sqrt(), "chi-square {chi_square:.0} for {dof} dof");
+    assert!(
+        (chi_square - dof).abs() < 6.0 * (2.0 * dof).sqrt(),
+        "chi-square {chi_square:.0} for {dof} dof"
+    );
     assert!(rows.iter().all(|&n| n > 0), "a row received no move");
 }
 
@@ -62,12 +68,18 @@ fn moves_of_one_position_rarely_share_a_row() {
     let samples = sample_moves();
     let (mut collisions, mut expected) = (0usize, 0f64);
     for (key, moves) in &samples {
-        let mut seen: Vec<usize> = moves.iter().map(|&mv| (move_hash(*key, mv) as usize) & (ROWS - 1)).collect();
+        let mut seen: Vec<usize> = moves
+            .iter()
+            .map(|&mv| (move_hash(*key, mv) as usize) & (ROWS - 1))
+            .collect();
         seen.sort_unstable();
         collisions += seen.windows(2).filter(|w| w[0] == w[1]).count();
         let n = moves.len() as f64;
         expected += n * (n - 1.0) / 2.0 / ROWS as f64;
     }
     assert!(expected > 100.0, "sample too small for the comparison");
-    assert!((collisions as f64) < 1.5 * expected + 10.0, "{collisions} collisions, {expected:.0} expected");
+    assert!(
+        (collisions as f64) < 1.5 * expected + 10.0,
+        "{collisions} collisions, {expected:.0} expected"
+    );
 }
