@@ -1,0 +1,423 @@
+//! [`Engine`]: the search as the UCI layer and the tools use it — the transposition table, the search threads,
+//! iterative deepening with aspiration windows, MultiPV, and the choice of the move to play.
+//!
+//! With `Threads` above 1 the threads run lazy SMP (the modern baseline): every thread searches the whole root
+//! with the shared table, odd-numbered helpers one ply deeper, and the move comes from the thread that
+//! completed the deepest iteration. The other parallel algorithms plug into the same node search through
+//! [`SearchHooks`](crate::SearchHooks).
+
+use crate::hooks::Serial;
+use crate::limits::{SearchControl, SearchLimits, SearchOptions};
+use crate::report::{IterationReport, Score, ScoreBound, SearchOutcome};
+use crate::time::TimeManager;
+use crate::worker::{INFINITY, MAX_PLY, SharedSearch, ThreadStats, Worker};
+use eldest_board::{Move, Position};
+use eldest_repetition::GameHistory;
+use eldest_tt::{MATE, MATE_IN_MAX_PLY, TableSizeError, TranspositionTable};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+/// Stack size of search threads: the recursion is at most [`MAX_PLY`] deep, a few KiB per ply.
+const SEARCH_STACK_BYTES: usize = 32 << 20;
+/// Half-width of the first aspiration window, in centipawns.
+const ASPIRATION_WINDOW: i32 = 20;
+/// Iterations shallower than this search the full window.
+const ASPIRATION_MIN_DEPTH: u32 = 4;
+
+/// The score of a search as UCI reports it: mate in moves, or centipawns.
+pub fn uci_score(score: i32) -> Score {
+    if score >= MATE_IN_MAX_PLY {
+        Score::Mate((MATE - score + 1) / 2)
+    } else if score <= -MATE_IN_MAX_PLY {
+        Score::Mate(-(MATE + score) / 2)
+    } else {
+        Score::Centipawns(score)
+    }
+}
+
+/// The search engine: a transposition table and per-thread state that persist between searches.
+#[derive(Debug)]
+pub struct Engine {
+    tt: TranspositionTable,
+    workers: Vec<Worker>,
+    last_stats: Vec<ThreadStats>,
+}
+
+/// The last completed iteration of one thread.
+#[derive(Debug, Clone)]
+struct Completed {
+    depth: u32,
+    score: i32,
+    pv: Vec<Move>,
+}
+
+impl Engine {
+    /// An engine with a `hash_mib` MiB transposition table.
+    ///
+    /// # Errors
+    /// When the size is zero, too large, or cannot be allocated.
+    pub fn new(hash_mib: usize) -> Result<Engine, TableSizeError> {
+        Ok(Engine {
+            tt: TranspositionTable::new(hash_mib)?,
+            workers: vec![Worker::new()],
+            last_stats: Vec::new(),
+        })
+    }
+
+    /// Resizes the transposition table (its contents are lost).
+    ///
+    /// # Errors
+    /// As [`Engine::new`]; the old table is kept on error.
+    pub fn set_hash(&mut self, mib: usize) -> Result<(), TableSizeError> {
+        self.tt.resize(mib)
+    }
+
+    /// Forgets everything learnt: the table and every thread's history (`ucinewgame`).
+    pub fn new_game(&mut self) {
+        self.tt.clear();
+        self.workers.iter_mut().for_each(Worker::clear);
+    }
+
+    /// Empties the transposition table (the `Clear Hash` button).
+    pub fn clear_hash(&mut self) {
+        self.tt.clear();
+    }
+
+    /// Transposition-table fill in permille.
+    pub fn hashfull(&self) -> u32 {
+        self.tt.hashfull()
+    }
+
+    /// Per-thread counters of the last search.
+    pub fn thread_stats(&self) -> &[ThreadStats] {
+        &self.last_stats
+    }
+
+    /// Searches `root` (the last position of `game`) within `limits`, calling `on_iteration` with each
+    /// principal variation of the main thread, and returns the move to play.
+    ///
+    /// The call blocks until a limit is reached or `control` is stopped. For `go infinite` and while
+    /// `control.is_pondering()`, it does not return before `stop` or `ponderhit`, even if the search itself
+    /// ends (a forced mate, the depth limit), so the caller may print `bestmove` as soon as it returns. A root
+    /// without legal moves returns at once with no move.
+    pub fn search(
+        &mut self,
+        root: &Position,
+        game: Arc<GameHistory>,
+        limits: &SearchLimits,
+        options: &SearchOptions,
+        control: &SearchControl,
+        on_iteration: &mut dyn FnMut(&IterationReport),
+    ) -> SearchOutcome {
+        let start = Instant::now();
+        let time = TimeManager::new(start, limits, options);
+        let legal = root.legal_moves();
+        let allowed: Vec<Move> = limits
+            .search_moves
+            .iter()
+            .copied()
+            .filter(|m| legal.contains(m))
+            .collect();
+        let candidates = if allowed.is_empty() {
+            legal.len()
+        } else {
+            allowed.len()
+        };
+        if candidates == 0 {
+            let score = if root.in_check() {
+                Score::Mate(0)
+            } else {
+                Score::Centipawns(0)
+            };
+            return SearchOutcome {
+                best_move: None,
+                ponder_move: None,
+                score,
+                depth: 0,
+                nodes: 0,
+                time: start.elapsed(),
+            };
+        }
+
+        let threads = options.threads.max(1);
+        self.workers.resize_with(threads, Worker::new);
+        self.tt.new_search();
+        for (index, worker) in self.workers.iter_mut().enumerate() {
+            worker.prepare(Arc::clone(&game));
+            worker.index = index;
+            worker.root_allowed.clone_from(&allowed);
+        }
+        let abort = AtomicBool::new(false);
+        let counters: Vec<AtomicU64> = (0..threads).map(|_| AtomicU64::new(0)).collect();
+        let shared = SharedSearch {
+            tt: &self.tt,
+            control,
+            abort: &abort,
+            time: &time,
+            node_limit: limits.nodes.map(|n| (n / threads as u64).max(1)),
+            node_counters: &counters,
+        };
+        let multi_pv = options.multi_pv.clamp(1, candidates);
+        let run = IterationPlan {
+            root,
+            limits,
+            multi_pv,
+            start,
+        };
+
+        let (main, helpers) = self.workers.split_first_mut().expect("at least one worker");
+        let results: Vec<Option<Completed>> = std::thread::scope(|scope| {
+            let handles: Vec<_> = helpers
+                .iter_mut()
+                .map(|helper| {
+                    let shared = &shared;
+                    let run = &run;
+                    std::thread::Builder::new()
+                        .name(format!("eldest-helper-{}", helper.index))
+                        .stack_size(SEARCH_STACK_BYTES)
+                        .spawn_scoped(scope, move || run.iterate(helper, shared, &mut |_| {}))
+                        .expect("spawn a search thread")
+                })
+                .collect();
+            let main_result = run.iterate(main, &shared, on_iteration);
+            abort.store(true, Ordering::Relaxed);
+            let mut results = vec![main_result];
+            results.extend(handles.into_iter().map(|h| h.join().unwrap_or(None)));
+            results
+        });
+
+        // Never answer before stop or ponderhit in infinite or ponder mode.
+        while (limits.infinite || control.is_pondering()) && !control.is_stopped() {
+            if !control.is_pondering() && !limits.infinite {
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(1));
+        }
+
+        self.last_stats = self.workers.iter().map(|w| w.stats).collect();
+        let nodes = self.last_stats.iter().map(|s| s.nodes).sum();
+        // The deepest completed iteration wins; the main thread wins ties.
+        let best = results
+            .into_iter()
+            .enumerate()
+            .filter_map(|(i, r)| r.map(|r| (i, r)))
+            .max_by_key(|(i, r)| (r.depth, std::cmp::Reverse(*i)))
+            .map(|(_, r)| r);
+        let fallback = if allowed.is_empty() { legal[0] } else { allowed[0] };
+        let (best_move, ponder_move, score, depth) = match best {
+            Some(c) => {
+                let ponder =
+                    c.pv.get(1)
+                        .copied()
+                        .or_else(|| self.ponder_from_table(root, c.pv[0]));
+                (c.pv[0], ponder, uci_score(c.score), c.depth)
+            }
+            None => (fallback, None, Score::Centipawns(0), 0),
+        };
+        tracing::debug!(nodes, depth, threads, "search finished");
+        SearchOutcome {
+            best_move: Some(best_move),
+            ponder_move,
+            score,
+            depth,
+            nodes,
+            time: start.elapsed(),
+        }
+    }
+
+    /// The stored best reply after `mv`, when the principal variation ended at the root move.
+    fn ponder_from_table(&self, root: &Position, mv: Move) -> Option<Move> {
+        let mut child = *root;
+        child.play(mv);
+        let reply = self
+            .tt
+            .probe(child.key())?
+            .best_move()
+            .and_then(Move::from_bits)?;
+        child.is_legal(reply).then_some(reply)
+    }
+}
+
+/// What every thread's iterative deepening shares.
+struct IterationPlan<'a> {
+    root: &'a Position,
+    limits: &'a SearchLimits,
+    multi_pv: usize,
+    start: Instant,
+}
+
+impl IterationPlan<'_> {
+    /// Iterative deepening on one thread; returns its last completed iteration.
+    fn iterate(
+        &self,
+        worker: &mut Worker,
+        shared: &SharedSearch<'_>,
+        report: &mut dyn FnMut(&IterationReport),
+    ) -> Option<Completed> {
+        let is_main = worker.index == 0;
+        let max_depth = self
+            .limits
+            .depth
+            .unwrap_or(MAX_PLY as u32 - 1)
+            .clamp(1, MAX_PLY as u32 - 1);
+        let mut completed: Option<Completed> = None;
+        let mut depth = 1;
+        while depth <= max_depth {
+            // Lazy SMP: odd helpers search one ply deeper than the main thread would.
+            let search_depth = if is_main {
+                depth
+            } else {
+                (depth + (worker.index as u32 & 1)).min(max_depth)
+            };
+            worker.root_excluded.clear();
+            let mut lines: Vec<(i32, Vec<Move>)> = Vec::new();
+            for pv_index in 0..self.multi_pv {
+                let previous = if pv_index == 0 {
+                    completed.as_ref().map(|c| c.score)
+                } else {
+                    None
+                };
+                let Some((score, pv)) =
+                    self.aspiration(worker, shared, search_depth, previous, pv_index, is_main, report)
+                else {
+                    break;
+                };
+                worker.root_excluded.push(pv[0]);
+                lines.push((score, pv));
+            }
+            worker.root_excluded.clear();
+            if worker.stopped() || lines.is_empty() {
+                break;
+            }
+            if is_main {
+                for (pv_index, (score, pv)) in lines.iter().enumerate() {
+                    report(&self.report(
+                        worker,
+                        shared,
+                        search_depth,
+                        pv_index,
+                        *score,
+                        ScoreBound::Exact,
+                        pv.clone(),
+                    ));
+                }
+            }
+            let (score, pv) = lines.swap_remove(0);
+            completed = Some(Completed {
+                depth: search_depth,
+                score,
+                pv,
+            });
+            worker.stoppable = true;
+            if shared.abort.load(Ordering::Relaxed) {
+                break;
+            }
+            if is_main && self.should_stop_iterating(shared, score) {
+                break;
+            }
+            depth += 1;
+        }
+        worker.publish_nodes(shared);
+        completed
+    }
+
+    fn should_stop_iterating(&self, shared: &SharedSearch<'_>, score: i32) -> bool {
+        if let Some(moves) = self.limits.mate
+            && score >= MATE_IN_MAX_PLY
+            && (MATE - score + 1) / 2 <= moves as i32
+        {
+            return true;
+        }
+        shared.time.soft_limit_reached(shared.control)
+    }
+
+    /// One root search of `depth` with an aspiration window around `previous`, widened on failure. Returns the
+    /// score and line, or `None` if the search was stopped before the line was known.
+    #[allow(clippy::too_many_arguments)]
+    fn aspiration(
+        &self,
+        worker: &mut Worker,
+        shared: &SharedSearch<'_>,
+        depth: u32,
+        previous: Option<i32>,
+        pv_index: usize,
+        is_main: bool,
+        report: &mut dyn FnMut(&IterationReport),
+    ) -> Option<(i32, Vec<Move>)> {
+        let mut delta = ASPIRATION_WINDOW;
+        let (mut alpha, mut beta) = match previous {
+            Some(score) if depth >= ASPIRATION_MIN_DEPTH && score.abs() < MATE_IN_MAX_PLY => {
+                ((score - delta).max(-INFINITY), (score + delta).min(INFINITY))
+            }
+            _ => (-INFINITY, INFINITY),
+        };
+        loop {
+            let score = worker.search::<true, Serial>(
+                shared,
+                &Serial,
+                self.root,
+                alpha,
+                beta,
+                depth as i32,
+                0,
+                false,
+            );
+            if worker.stopped() {
+                return None;
+            }
+            let pv = worker.root_pv();
+            let bound = if score <= alpha {
+                ScoreBound::Upper
+            } else if score >= beta {
+                ScoreBound::Lower
+            } else {
+                return (!pv.is_empty()).then_some((score, pv));
+            };
+            if is_main && !pv.is_empty() && self.start.elapsed() > Duration::from_millis(1000) {
+                report(&self.report(worker, shared, depth, pv_index, score, bound, pv));
+            }
+            if bound == ScoreBound::Upper {
+                beta = (alpha + beta) / 2;
+                alpha = (score - delta).max(-INFINITY);
+            } else {
+                beta = (score + delta).min(INFINITY);
+            }
+            delta += delta;
+            if delta > 1000 {
+                alpha = -INFINITY;
+                beta = INFINITY;
+            }
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn report(
+        &self,
+        worker: &Worker,
+        shared: &SharedSearch<'_>,
+        depth: u32,
+        pv_index: usize,
+        score: i32,
+        bound: ScoreBound,
+        pv: Vec<Move>,
+    ) -> IterationReport {
+        worker.publish_nodes(shared);
+        let nodes = shared
+            .node_counters
+            .iter()
+            .map(|c| c.load(Ordering::Relaxed))
+            .sum();
+        IterationReport {
+            depth,
+            seldepth: worker.seldepth as u32,
+            multipv: pv_index + 1,
+            score: uci_score(score),
+            bound,
+            nodes,
+            time: self.start.elapsed(),
+            hashfull: shared.tt.hashfull(),
+            pv,
+        }
+    }
+}

@@ -1,0 +1,49 @@
+//! The search of the Eldest chess engine: evaluation, move ordering, the node search, time management and
+//! the search drivers.
+//!
+//! One node routine serves every algorithm: negamax alpha-beta with principal variation search, quiescence,
+//! transposition-table probes by micro-Max's rules, null-move pruning, late-move reductions, killers and
+//! history, check extension, mate-distance pruning and draw detection. Parallel algorithms plug in through
+//! [`SearchHooks`]; the serial search uses [`Serial`], whose hooks compile away. The search never writes text:
+//! it returns a [`SearchOutcome`] and calls back with [`IterationReport`]s, which the UCI layer formats.
+//!
+//! ```
+//! use std::sync::Arc;
+//! use eldest_board::Position;
+//! use eldest_repetition::GameHistory;
+//! use eldest_search::{Engine, Score, SearchControl, SearchLimits, SearchOptions};
+//!
+//! // White mates in one: Ra8#.
+//! let root = Position::from_fen("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1").unwrap();
+//! let game = Arc::new([(root.key(), root.halfmove_clock())].into_iter().collect::<GameHistory>());
+//! let mut engine = Engine::new(16)?;
+//! let limits = SearchLimits { depth: Some(4), ..SearchLimits::default() };
+//! let outcome = engine.search(&root, game, &limits, &SearchOptions::default(), &SearchControl::new(), &mut |_| {});
+//! assert_eq!(root.move_to_uci(outcome.best_move.unwrap()), "a1a8");
+//! assert_eq!(outcome.score, Score::Mate(1));
+//! # Ok::<(), eldest_tt::TableSizeError>(())
+//! ```
+#![forbid(unsafe_code)]
+#![deny(missing_docs)]
+
+pub mod bench;
+mod engine;
+mod eval;
+mod hooks;
+mod limits;
+mod ordering;
+mod pesto;
+mod report;
+mod see;
+mod time;
+mod worker;
+
+pub use engine::{Engine, uci_score};
+pub use eval::{EvalTrace, FULL_PHASE, TEMPO, eval_trace, evaluate};
+pub use hooks::{SearchHooks, Serial};
+pub use limits::{Clock, SearchControl, SearchLimits, SearchOptions};
+pub use ordering::{HISTORY_MAX, History, MovePicker, PickerKind};
+pub use report::{IterationReport, Score, ScoreBound, SearchOutcome};
+pub use see::{SEE_VALUE, see_ge};
+pub use time::TimeManager;
+pub use worker::{DRAW, INFINITY, MAX_PLY, ThreadStats};

@@ -1,0 +1,206 @@
+//! Move ordering: the transposition-table move first, then winning captures and promotions (most valuable
+//! victim, least valuable attacker), the two killer moves of the ply, quiet moves by history, and losing
+//! captures last. Moves are scored once and picked best-first by selection, so a cutoff after the first few
+//! moves never pays for sorting the rest.
+
+use crate::see::{SEE_VALUE, see_ge};
+use eldest_board::{Color, MAX_MOVES, Move, MoveList, PieceKind, Position};
+
+const TT_MOVE: i32 = 2_000_000_000;
+const GOOD_NOISY: i32 = 1_000_000;
+const FIRST_KILLER: i32 = 900_000;
+const SECOND_KILLER: i32 = 800_000;
+const BAD_NOISY: i32 = -1_000_000;
+/// History scores stay within ±`HISTORY_MAX`, well inside the killer and capture bands.
+pub const HISTORY_MAX: i32 = 16_384;
+
+/// Butterfly history: how often a quiet move (by side, from, to) caused a beta cutoff, with gravity so that
+/// old successes fade.
+#[derive(Clone)]
+pub struct History {
+    table: Box<[[[i32; 64]; 64]; 2]>,
+}
+
+impl std::fmt::Debug for History {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("History { .. }")
+    }
+}
+
+impl Default for History {
+    fn default() -> History {
+        History {
+            table: Box::new([[[0; 64]; 64]; 2]),
+        }
+    }
+}
+
+impl History {
+    /// The history score of `mv` for `color`.
+    #[inline]
+    pub fn score(&self, color: Color, mv: Move) -> i32 {
+        self.table[color as usize][mv.from() as usize][mv.to() as usize]
+    }
+
+    /// Adds `bonus` (negative for a malus) with gravity: the closer to the bound, the smaller the step.
+    #[inline]
+    pub fn update(&mut self, color: Color, mv: Move, bonus: i32) {
+        let entry = &mut self.table[color as usize][mv.from() as usize][mv.to() as usize];
+        let bonus = bonus.clamp(-HISTORY_MAX, HISTORY_MAX);
+        *entry += bonus - *entry * bonus.abs() / HISTORY_MAX;
+    }
+
+    /// Forgets everything (a new game).
+    pub fn clear(&mut self) {
+        self.table.iter_mut().flatten().for_each(|row| row.fill(0));
+    }
+}
+
+/// Which moves a picker yields.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PickerKind {
+    /// Every legal move (the main search, and evasions in quiescence).
+    All,
+    /// Captures and promotions only (quiescence out of check).
+    Noisy,
+}
+
+/// Yields the legal moves of a position best-first.
+#[derive(Debug)]
+pub struct MovePicker {
+    moves: MoveList,
+    scores: [i32; MAX_MOVES],
+    next: usize,
+}
+
+impl MovePicker {
+    /// Scores the moves of `position`.
+    pub fn new(
+        position: &Position,
+        kind: PickerKind,
+        tt_move: Option<Move>,
+        killers: [Option<Move>; 2],
+        history: &History,
+    ) -> MovePicker {
+        let moves = match kind {
+            PickerKind::All => position.legal_moves(),
+            PickerKind::Noisy => position.noisy_moves(),
+        };
+        let mut scores = [0; MAX_MOVES];
+        let us = position.side_to_move();
+        for (score, &mv) in scores.iter_mut().zip(moves.iter()) {
+            *score = if Some(mv) == tt_move {
+                TT_MOVE
+            } else if mv.is_noisy() {
+                let victim = if mv.is_en_passant() {
+                    PieceKind::Pawn
+                } else {
+                    position.kind_on(mv.to()).unwrap_or(PieceKind::Pawn)
+                };
+                let attacker = position.kind_on(mv.from()).unwrap_or(PieceKind::Pawn);
+                let victim_value = if mv.is_capture() {
+                    SEE_VALUE[victim as usize]
+                } else {
+                    0
+                };
+                let promotion = mv.promotion().map_or(0, |kind| SEE_VALUE[kind as usize]);
+                let mvv_lva = 8 * (victim_value + promotion) / 100 - attacker as i32;
+                let under_promotion = matches!(mv.promotion(), Some(kind) if kind != PieceKind::Queen);
+                if !under_promotion && see_ge(position, mv, 0) {
+                    GOOD_NOISY + mvv_lva
+                } else {
+                    BAD_NOISY + mvv_lva
+                }
+            } else if Some(mv) == killers[0] {
+                FIRST_KILLER
+            } else if Some(mv) == killers[1] {
+                SECOND_KILLER
+            } else {
+                history.score(us, mv)
+            };
+        }
+        MovePicker {
+            moves,
+            scores,
+            next: 0,
+        }
+    }
+
+    /// The number of legal moves (of the picker's kind).
+    pub fn len(&self) -> usize {
+        self.moves.len()
+    }
+
+    /// Whether there are no moves at all.
+    pub fn is_empty(&self) -> bool {
+        self.moves.is_empty()
+    }
+
+    /// The best remaining move and its ordering score.
+    pub fn next_best(&mut self) -> Option<(Move, i32)> {
+        let remaining = self.moves.len().checked_sub(self.next).filter(|&n| n > 0)?;
+        let start = self.next;
+        let mut best = start;
+        for i in start + 1..start + remaining {
+            if self.scores[i] > self.scores[best] {
+                best = i;
+            }
+        }
+        self.moves.swap(start, best);
+        self.scores.swap(start, best);
+        self.next += 1;
+        Some((self.moves[start], self.scores[start]))
+    }
+}
+
+/// Whether an ordering score marks a capture or promotion that loses material by static exchange.
+pub fn is_losing_noisy(score: i32) -> bool {
+    score < BAD_NOISY / 2
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tt_move_then_winning_capture_then_killer_then_history() {
+        let position =
+            Position::from_fen("r1bqkbnr/pppp1ppp/2n5/4p3/3PP3/5N2/PPP2PPP/RNBQKB1R b KQkq - 0 3").unwrap();
+        let tt_move = position.parse_uci_move("g8f6").unwrap();
+        let capture = position.parse_uci_move("e5d4").unwrap();
+        let killer = position.parse_uci_move("d7d6").unwrap();
+        let mut history = History::default();
+        let liked = position.parse_uci_move("a7a6").unwrap();
+        history.update(Color::Black, liked, 2000);
+        let mut picker = MovePicker::new(
+            &position,
+            PickerKind::All,
+            Some(tt_move),
+            [Some(killer), None],
+            &history,
+        );
+        assert_eq!(picker.len(), position.legal_moves().len());
+        let order: Vec<Move> = std::iter::from_fn(|| picker.next_best().map(|(m, _)| m)).collect();
+        assert_eq!(order[0], tt_move);
+        assert_eq!(order[1], capture);
+        let killer_at = order.iter().position(|&m| m == killer).unwrap();
+        let liked_at = order.iter().position(|&m| m == liked).unwrap();
+        assert!(killer_at < liked_at);
+        assert_eq!(order.len(), position.legal_moves().len());
+    }
+
+    #[test]
+    fn history_saturates_within_bounds() {
+        let position = Position::startpos();
+        let mv = position.parse_uci_move("e2e4").unwrap();
+        let mut history = History::default();
+        for _ in 0..1000 {
+            history.update(Color::White, mv, 5000);
+        }
+        assert!(history.score(Color::White, mv) <= HISTORY_MAX);
+        for _ in 0..1000 {
+            history.update(Color::White, mv, -5000);
+        }
+        assert!(history.score(Color::White, mv) >= -HISTORY_MAX);
+    }
+}

@@ -1,0 +1,141 @@
+//! Time management: how long this move may take, from `go movetime` or the clock.
+//!
+//! Two limits: the *soft* limit is checked between iterations (no new iteration starts after it, since it
+//! would rarely finish), the *hard* limit aborts the search in the middle. Pondering freezes both until
+//! `ponderhit`, from which they count.
+
+use crate::limits::{SearchControl, SearchLimits, SearchOptions};
+use std::time::{Duration, Instant};
+
+/// Moves assumed left in a sudden-death game when `movestogo` is not given.
+const DEFAULT_MOVES_TO_GO: u32 = 25;
+
+/// The time budget of one search.
+#[derive(Debug, Clone)]
+pub struct TimeManager {
+    start: Instant,
+    soft: Option<Duration>,
+    hard: Option<Duration>,
+}
+
+impl TimeManager {
+    /// The budget for `limits`, with the options' move overhead subtracted.
+    pub fn new(start: Instant, limits: &SearchLimits, options: &SearchOptions) -> TimeManager {
+        let overhead = options.move_overhead;
+        let minimum = Duration::from_millis(1);
+        let mut soft = None;
+        let mut hard = None;
+        if let Some(clock) = limits.clock {
+            let moves_to_go = clock.moves_to_go.unwrap_or(DEFAULT_MOVES_TO_GO).clamp(1, 50);
+            let remaining = clock.remaining.saturating_sub(overhead);
+            let base = remaining / moves_to_go + clock.increment * 3 / 4;
+            let soft_limit = base.min(remaining * 2 / 5).max(minimum);
+            let hard_limit = (base * 3).min(remaining * 3 / 4).max(soft_limit);
+            soft = Some(soft_limit);
+            hard = Some(hard_limit);
+        }
+        if let Some(move_time) = limits.move_time {
+            let fixed = move_time.saturating_sub(overhead).max(minimum);
+            soft = Some(soft.map_or(fixed, |s: Duration| s.min(fixed)));
+            hard = Some(hard.map_or(fixed, |h: Duration| h.min(fixed)));
+        }
+        TimeManager { start, soft, hard }
+    }
+
+    /// When the search started.
+    pub fn start(&self) -> Instant {
+        self.start
+    }
+
+    /// Time on this move's clock: zero while pondering, counted from `ponderhit` after one.
+    fn clock_elapsed(&self, control: &SearchControl) -> Option<Duration> {
+        if control.is_pondering() {
+            return None;
+        }
+        Some(control.ponderhit_at().unwrap_or(self.start).elapsed())
+    }
+
+    /// Whether the hard limit has passed: abort now.
+    pub fn hard_limit_reached(&self, control: &SearchControl) -> bool {
+        matches!((self.hard, self.clock_elapsed(control)), (Some(hard), Some(elapsed)) if elapsed >= hard)
+    }
+
+    /// Whether a new iteration should not start: more than half the soft budget is used (the next iteration
+    /// usually costs more than all before it together).
+    pub fn soft_limit_reached(&self, control: &SearchControl) -> bool {
+        matches!((self.soft, self.clock_elapsed(control)), (Some(soft), Some(elapsed)) if elapsed >= soft / 2)
+    }
+
+    /// Whether the search has any time limit at all.
+    pub fn is_timed(&self) -> bool {
+        self.hard.is_some()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::limits::Clock;
+
+    fn budget(limits: SearchLimits) -> (Option<Duration>, Option<Duration>) {
+        let tm = TimeManager::new(Instant::now(), &limits, &SearchOptions::default());
+        (tm.soft, tm.hard)
+    }
+
+    #[test]
+    fn move_time_is_fixed_minus_overhead() {
+        let (soft, hard) = budget(SearchLimits {
+            move_time: Some(Duration::from_millis(1000)),
+            ..Default::default()
+        });
+        assert_eq!(soft, Some(Duration::from_millis(970)));
+        assert_eq!(hard, Some(Duration::from_millis(970)));
+    }
+
+    #[test]
+    fn clock_budget_stays_well_inside_the_remaining_time() {
+        for (remaining_ms, increment_ms, moves_to_go) in [
+            (60_000, 0, None),
+            (1_000, 0, None),
+            (50, 0, None),
+            (8_000, 80, None),
+            (10_000, 0, Some(1)),
+            (0, 0, None),
+        ] {
+            let clock = Clock {
+                remaining: Duration::from_millis(remaining_ms),
+                increment: Duration::from_millis(increment_ms),
+                moves_to_go,
+            };
+            let (soft, hard) = budget(SearchLimits {
+                clock: Some(clock),
+                ..Default::default()
+            });
+            let (soft, hard) = (soft.unwrap(), hard.unwrap());
+            assert!(soft <= hard);
+            assert!(
+                hard <= Duration::from_millis(remaining_ms * 3 / 4).max(Duration::from_millis(1)),
+                "{remaining_ms} ms: hard {hard:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn pondering_freezes_the_clock() {
+        let control = SearchControl::new();
+        control.reset(true);
+        let limits = SearchLimits {
+            move_time: Some(Duration::from_millis(1)),
+            ..Default::default()
+        };
+        let tm = TimeManager::new(
+            Instant::now() - Duration::from_secs(5),
+            &limits,
+            &SearchOptions::default(),
+        );
+        assert!(!tm.hard_limit_reached(&control));
+        control.ponderhit();
+        std::thread::sleep(Duration::from_millis(5));
+        assert!(tm.hard_limit_reached(&control));
+    }
+}

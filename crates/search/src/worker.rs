@@ -1,0 +1,646 @@
+//! One search thread's state and the node search: negamax alpha-beta with principal variation search,
+//! quiescence, transposition-table probes by micro-Max's rules, null-move pruning, reverse futility pruning,
+//! late-move reductions and pruning, check extension, killers and history, mate-distance pruning and draw
+//! detection. See docs/search.md for why each technique is there.
+
+use crate::eval::evaluate;
+use crate::hooks::SearchHooks;
+use crate::limits::SearchControl;
+use crate::ordering::{History, MovePicker, PickerKind, is_losing_noisy};
+use crate::see::see_ge;
+use crate::time::TimeManager;
+use eldest_board::{Move, PieceKind, Position};
+use eldest_repetition::{GameHistory, RepetitionRule, SearchRepetitions, fifty_move_draw};
+use eldest_tt::{Bound, MATE, MATE_IN_MAX_PLY, ProbeOutcome, Record, TranspositionTable, probe_cutoff};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+/// The deepest ply a search may reach; beyond it the static evaluation is returned.
+pub const MAX_PLY: usize = 128;
+/// A score above every real score.
+pub const INFINITY: i32 = MATE + 1;
+/// The score of a draw.
+pub const DRAW: i32 = 0;
+/// How many nodes pass between two looks at the clock and the stop flag.
+const CHECK_INTERVAL: u64 = 1024;
+
+/// Late-move reduction in plies by depth and move number: `0.75 + ln(depth) * ln(moves) / 2.25`.
+struct Reductions([[i8; 64]; 64]);
+
+impl Reductions {
+    fn new() -> Reductions {
+        let mut table = [[0i8; 64]; 64];
+        for (depth, row) in table.iter_mut().enumerate().skip(1) {
+            for (moves, r) in row.iter_mut().enumerate().skip(1) {
+                *r = (0.75 + (depth as f64).ln() * (moves as f64).ln() / 2.25) as i8;
+            }
+        }
+        Reductions(table)
+    }
+
+    fn get(&self, depth: i32, moves: usize) -> i32 {
+        i32::from(self.0[(depth as usize).min(63)][moves.min(63)])
+    }
+}
+
+/// What all threads of one search share.
+pub struct SharedSearch<'a> {
+    /// The transposition table.
+    pub tt: &'a TranspositionTable,
+    /// The UCI layer's stop and ponder flags.
+    pub control: &'a SearchControl,
+    /// Set when the search as a whole is over (the main thread finished or a limit was hit).
+    pub abort: &'a AtomicBool,
+    /// The time budget.
+    pub time: &'a TimeManager,
+    /// The node limit of `go nodes`, if any (per thread).
+    pub node_limit: Option<u64>,
+    /// Each thread's node count, published every few thousand nodes for `info` lines.
+    pub node_counters: &'a [std::sync::atomic::AtomicU64],
+}
+
+/// Counters of one thread, reported at the end of a search.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct ThreadStats {
+    /// Nodes of the main search and quiescence.
+    pub nodes: u64,
+    /// Transposition-table probes that found the position.
+    pub tt_hits: u64,
+    /// Beta cutoffs.
+    pub cutoffs: u64,
+    /// Cutoffs by the first move searched.
+    pub first_move_cutoffs: u64,
+    /// Moves deferred to the second pass by a parallel hook.
+    pub deferred_moves: u64,
+}
+
+/// A triangular principal-variation table.
+struct PvTable {
+    moves: Box<[[Option<Move>; MAX_PLY + 1]; MAX_PLY + 1]>,
+    len: [usize; MAX_PLY + 1],
+}
+
+impl PvTable {
+    fn new() -> PvTable {
+        PvTable {
+            moves: Box::new([[None; MAX_PLY + 1]; MAX_PLY + 1]),
+            len: [0; MAX_PLY + 1],
+        }
+    }
+
+    fn clear(&mut self, ply: usize) {
+        self.len[ply] = 0;
+    }
+
+    /// `mv` followed by the child's line becomes the line of `ply`.
+    fn update(&mut self, ply: usize, mv: Move) {
+        self.moves[ply][0] = Some(mv);
+        let child_len = if ply < MAX_PLY { self.len[ply + 1] } else { 0 };
+        for i in 0..child_len.min(MAX_PLY - 1) {
+            self.moves[ply][i + 1] = self.moves[ply + 1][i];
+        }
+        self.len[ply] = child_len.min(MAX_PLY - 1) + 1;
+    }
+
+    fn line(&self, ply: usize) -> Vec<Move> {
+        self.moves[ply][..self.len[ply]]
+            .iter()
+            .flatten()
+            .copied()
+            .collect()
+    }
+}
+
+/// One search thread: everything that is not shared.
+pub struct Worker {
+    history: History,
+    killers: Box<[[Option<Move>; 2]; MAX_PLY + 2]>,
+    static_evals: Box<[i32; MAX_PLY + 2]>,
+    pv: PvTable,
+    repetitions: SearchRepetitions,
+    reductions: Reductions,
+    /// Root moves this iteration may not choose (MultiPV lines already found), and the allowed set of
+    /// `searchmoves` (empty: all).
+    pub(crate) root_excluded: Vec<Move>,
+    pub(crate) root_allowed: Vec<Move>,
+    pub(crate) stats: ThreadStats,
+    pub(crate) seldepth: usize,
+    /// Set once depth 1 is complete: from then on the search may be stopped (so there is always a move).
+    pub(crate) stoppable: bool,
+    stopped: bool,
+    /// This thread's index among the search threads (0 is the main thread).
+    pub(crate) index: usize,
+}
+
+impl std::fmt::Debug for Worker {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Worker")
+            .field("stats", &self.stats)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Default for Worker {
+    fn default() -> Worker {
+        Worker::new()
+    }
+}
+
+impl Worker {
+    /// A fresh thread state.
+    pub fn new() -> Worker {
+        Worker {
+            history: History::default(),
+            killers: Box::new([[None; 2]; MAX_PLY + 2]),
+            static_evals: Box::new([0; MAX_PLY + 2]),
+            pv: PvTable::new(),
+            repetitions: SearchRepetitions::new(Arc::new(GameHistory::new()), RepetitionRule::Stockfish),
+            reductions: Reductions::new(),
+            root_excluded: Vec::new(),
+            root_allowed: Vec::new(),
+            stats: ThreadStats::default(),
+            seldepth: 0,
+            stoppable: false,
+            stopped: false,
+            index: 0,
+        }
+    }
+
+    /// Forgets what was learnt in earlier games (history, killers).
+    pub fn clear(&mut self) {
+        self.history.clear();
+        self.killers.fill([None; 2]);
+    }
+
+    /// Prepares for a new search of a game whose history (root included) is `game`.
+    pub(crate) fn prepare(&mut self, game: Arc<GameHistory>) {
+        self.repetitions.reset(game);
+        self.killers.fill([None; 2]);
+        self.stats = ThreadStats::default();
+        self.seldepth = 0;
+        self.stoppable = false;
+        self.stopped = false;
+    }
+
+    /// Whether the last search call was cut short by a stop.
+    pub(crate) fn stopped(&self) -> bool {
+        self.stopped
+    }
+
+    /// The principal variation found by the last root search.
+    pub(crate) fn root_pv(&self) -> Vec<Move> {
+        self.pv.line(0)
+    }
+
+    /// Counts a node and, every [`CHECK_INTERVAL`] nodes, looks at the stop conditions.
+    #[inline]
+    fn count_node_and_check_stop(&mut self, shared: &SharedSearch<'_>) -> bool {
+        self.stats.nodes += 1;
+        if !self.stoppable {
+            return false;
+        }
+        if let Some(limit) = shared.node_limit
+            && self.stats.nodes >= limit
+        {
+            shared.abort.store(true, Ordering::Relaxed);
+        }
+        if self.stats.nodes.is_multiple_of(CHECK_INTERVAL) {
+            self.publish_nodes(shared);
+            if shared.control.is_stopped() || shared.time.hard_limit_reached(shared.control) {
+                shared.abort.store(true, Ordering::Relaxed);
+            }
+        }
+        if shared.abort.load(Ordering::Relaxed) {
+            self.stopped = true;
+        }
+        self.stopped
+    }
+
+    /// Makes this thread's node count visible to the reporting thread.
+    pub(crate) fn publish_nodes(&self, shared: &SharedSearch<'_>) {
+        if let Some(counter) = shared.node_counters.get(self.index) {
+            counter.store(self.stats.nodes, Ordering::Relaxed);
+        }
+    }
+
+    fn is_draw(&self, position: &Position) -> bool {
+        self.repetitions.is_repetition_draw()
+            || position.is_insufficient_material()
+            || fifty_move_draw(position.halfmove_clock(), || position.is_checkmate())
+    }
+
+    /// The node search. `PV` marks nodes on the principal variation (open window); elsewhere the window is null.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn search<const PV: bool, H: SearchHooks>(
+        &mut self,
+        shared: &SharedSearch<'_>,
+        hooks: &H,
+        position: &Position,
+        mut alpha: i32,
+        mut beta: i32,
+        mut depth: i32,
+        ply: usize,
+        after_null: bool,
+    ) -> i32 {
+        let root = ply == 0;
+        if PV {
+            self.pv.clear(ply);
+        }
+        let in_check = position.in_check();
+        if in_check && ply < MAX_PLY / 2 {
+            depth += 1;
+        }
+        if depth <= 0 {
+            return self.quiescence::<PV>(shared, position, alpha, beta, ply);
+        }
+        if self.count_node_and_check_stop(shared) {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply);
+        if !root {
+            if self.is_draw(position) {
+                return DRAW;
+            }
+            if ply >= MAX_PLY {
+                return if in_check { DRAW } else { evaluate(position) };
+            }
+            // Mate-distance pruning: no line from here can beat a mate already found nearer the root.
+            alpha = alpha.max(-MATE + ply as i32);
+            beta = beta.min(MATE - ply as i32 - 1);
+            if alpha >= beta {
+                return alpha;
+            }
+        }
+
+        let key = position.key();
+        let entry = shared.tt.probe(key);
+        if entry.is_some() {
+            self.stats.tt_hits += 1;
+        }
+        let tt_move = match probe_cutoff(entry, depth, alpha, beta, ply) {
+            // In PV nodes a hit only orders moves, so the reported line stays complete.
+            ProbeOutcome::Cutoff(score) if !PV => return score,
+            ProbeOutcome::Cutoff(_) => entry.and_then(|e| e.best_move()),
+            ProbeOutcome::MoveOnly(mv) => mv,
+            ProbeOutcome::Miss => None,
+        }
+        .and_then(Move::from_bits);
+
+        let static_eval = if in_check {
+            -INFINITY
+        } else {
+            entry
+                .and_then(|e| e.static_eval())
+                .unwrap_or_else(|| evaluate(position))
+        };
+        self.static_evals[ply] = static_eval;
+        let improving = !in_check && ply >= 2 && static_eval > self.static_evals[ply - 2];
+
+        if !PV && !in_check && !root {
+            // Reverse futility pruning: far above beta at low depth, a quiet move will not bring us back down.
+            if depth <= 6
+                && static_eval - 80 * (depth - i32::from(improving)) >= beta
+                && beta.abs() < MATE_IN_MAX_PLY
+            {
+                return static_eval;
+            }
+            // Null-move pruning: if passing still fails high, a real move almost surely does too. Not after
+            // another null move, and not with pawns alone (zugzwang).
+            let us = position.side_to_move();
+            let pieces =
+                position.colored(us) & !(position.pieces(PieceKind::Pawn) | position.pieces(PieceKind::King));
+            if depth >= 3 && static_eval >= beta && !after_null && pieces.is_nonempty() {
+                let reduction = 3 + depth / 4 + ((static_eval - beta) / 200).min(3);
+                let mut child = *position;
+                if child.play_null() {
+                    self.repetitions.push_null(child.key());
+                    let score = -self.search::<false, H>(
+                        shared,
+                        hooks,
+                        &child,
+                        -beta,
+                        -beta + 1,
+                        depth - 1 - reduction,
+                        ply + 1,
+                        true,
+                    );
+                    self.repetitions.pop();
+                    if self.stopped {
+                        return 0;
+                    }
+                    if score >= beta {
+                        return if score >= MATE_IN_MAX_PLY { beta } else { score };
+                    }
+                }
+            }
+        }
+
+        let mut picker = MovePicker::new(
+            position,
+            PickerKind::All,
+            tt_move,
+            self.killers[ply],
+            &self.history,
+        );
+        let original_alpha = alpha;
+        let mut best_score = -INFINITY;
+        let mut best_move = None;
+        let mut moves_searched = 0usize;
+        let mut quiets_tried: Vec<Move> = Vec::new();
+        let mut deferred: Vec<Move> = Vec::new();
+        let us = position.side_to_move();
+
+        // First pass over the moves, then the deferred ones (ABDADA's second phase); serially nothing is deferred.
+        let mut second_pass = 0usize;
+        loop {
+            let next = if let Some((mv, order)) = picker.next_best() {
+                Some((mv, order, false))
+            } else if second_pass < deferred.len() {
+                second_pass += 1;
+                Some((deferred[second_pass - 1], 0, true))
+            } else {
+                None
+            };
+            let Some((mv, order, is_deferred)) = next else {
+                break;
+            };
+            if root
+                && (self.root_excluded.contains(&mv)
+                    || !(self.root_allowed.is_empty() || self.root_allowed.contains(&mv)))
+            {
+                continue;
+            }
+            let quiet = !mv.is_noisy();
+
+            // Late-move pruning and SEE pruning at shallow depth, once a real score is in hand.
+            if !root && !in_check && best_score > -MATE_IN_MAX_PLY && !is_deferred {
+                if quiet
+                    && !PV
+                    && depth <= 4
+                    && quiets_tried.len() >= (3 + depth * depth) as usize / (2 - usize::from(improving))
+                {
+                    continue;
+                }
+                if !quiet && depth <= 3 && is_losing_noisy(order) && !see_ge(position, mv, -100 * depth) {
+                    continue;
+                }
+            }
+
+            let eldest = moves_searched == 0;
+            let mut child = *position;
+            child.play(mv);
+            if !eldest && !is_deferred && hooks.defer_move(key, mv, child.key(), depth) {
+                self.stats.deferred_moves += 1;
+                deferred.push(mv);
+                continue;
+            }
+            shared.tt.prefetch(child.key());
+            self.repetitions.push(child.key(), child.halfmove_clock());
+            let new_depth = depth - 1;
+            let score = if eldest {
+                -self.search::<PV, H>(shared, hooks, &child, -beta, -alpha, new_depth, ply + 1, false)
+            } else {
+                let mut reduction = 0;
+                if depth >= 3
+                    && moves_searched >= 2 + usize::from(PV)
+                    && quiet
+                    && !in_check
+                    && !child.in_check()
+                {
+                    reduction = self.reductions.get(depth, moves_searched);
+                    reduction -= i32::from(PV);
+                    reduction += i32::from(!improving);
+                    if self.killers[ply].contains(&Some(mv)) {
+                        reduction -= 1;
+                    }
+                    reduction -= self.history.score(us, mv) / 8192;
+                    reduction = reduction.clamp(0, new_depth - 1);
+                }
+                let marked = !is_deferred;
+                if marked {
+                    hooks.starting_move(key, mv, depth);
+                }
+                let mut score = -self.search::<false, H>(
+                    shared,
+                    hooks,
+                    &child,
+                    -alpha - 1,
+                    -alpha,
+                    new_depth - reduction,
+                    ply + 1,
+                    false,
+                );
+                if reduction > 0 && score > alpha && !self.stopped {
+                    score = -self.search::<false, H>(
+                        shared,
+                        hooks,
+                        &child,
+                        -alpha - 1,
+                        -alpha,
+                        new_depth,
+                        ply + 1,
+                        false,
+                    );
+                }
+                if marked {
+                    hooks.finished_move(key, mv, depth);
+                }
+                if PV && score > alpha && score < beta && !self.stopped {
+                    score = -self.search::<true, H>(
+                        shared,
+                        hooks,
+                        &child,
+                        -beta,
+                        -alpha,
+                        new_depth,
+                        ply + 1,
+                        false,
+                    );
+                }
+                score
+            };
+            self.repetitions.pop();
+            if self.stopped {
+                return 0;
+            }
+            moves_searched += 1;
+
+            if score > best_score {
+                best_score = score;
+                if score > alpha {
+                    best_move = Some(mv);
+                    if PV {
+                        self.pv.update(ply, mv);
+                    }
+                    if score >= beta {
+                        self.stats.cutoffs += 1;
+                        if eldest {
+                            self.stats.first_move_cutoffs += 1;
+                        }
+                        if quiet {
+                            self.reward_quiet(us, mv, &quiets_tried, depth, ply);
+                        }
+                        break;
+                    }
+                    alpha = score;
+                }
+            }
+            if quiet {
+                quiets_tried.push(mv);
+            }
+        }
+
+        if moves_searched == 0 {
+            if picker.is_empty() {
+                return if in_check { -MATE + ply as i32 } else { DRAW };
+            }
+            // Every move was pruned or excluded (MultiPV at the root): nothing proven here.
+            return alpha;
+        }
+
+        let bound = if best_score >= beta {
+            Bound::LOWER
+        } else if best_score > original_alpha {
+            Bound::EXACT
+        } else {
+            Bound::UPPER
+        };
+        if !root || self.root_excluded.is_empty() {
+            shared.tt.store(
+                key,
+                ply,
+                Record {
+                    best_move: best_move.map_or(0, Move::to_bits),
+                    score: best_score,
+                    static_eval: (!in_check).then_some(static_eval),
+                    depth,
+                    bound,
+                },
+            );
+        }
+        best_score
+    }
+
+    /// A quiet move caused a cutoff: make it a killer, raise its history and lower that of the quiet moves tried
+    /// before it.
+    fn reward_quiet(&mut self, us: eldest_board::Color, mv: Move, tried: &[Move], depth: i32, ply: usize) {
+        let killers = &mut self.killers[ply];
+        if killers[0] != Some(mv) {
+            killers[1] = killers[0];
+            killers[0] = Some(mv);
+        }
+        let bonus = (depth * depth).min(400) * 16;
+        self.history.update(us, mv, bonus);
+        for &other in tried {
+            self.history.update(us, other, -bonus);
+        }
+    }
+
+    /// Quiescence: captures and promotions until the position is quiet, or every evasion when in check, with
+    /// the static evaluation as a floor ("stand pat") out of check.
+    fn quiescence<const PV: bool>(
+        &mut self,
+        shared: &SharedSearch<'_>,
+        position: &Position,
+        mut alpha: i32,
+        beta: i32,
+        ply: usize,
+    ) -> i32 {
+        if PV {
+            self.pv.clear(ply);
+        }
+        if self.count_node_and_check_stop(shared) {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply);
+        if self.is_draw(position) {
+            return DRAW;
+        }
+        let in_check = position.in_check();
+        if ply >= MAX_PLY {
+            return if in_check { DRAW } else { evaluate(position) };
+        }
+
+        let key = position.key();
+        let entry = shared.tt.probe(key);
+        let tt_move = match probe_cutoff(entry, 0, alpha, beta, ply) {
+            ProbeOutcome::Cutoff(score) if !PV => return score,
+            ProbeOutcome::Cutoff(_) => entry.and_then(|e| e.best_move()),
+            ProbeOutcome::MoveOnly(mv) => mv,
+            ProbeOutcome::Miss => None,
+        }
+        .and_then(Move::from_bits);
+
+        let static_eval = if in_check {
+            -INFINITY
+        } else {
+            entry
+                .and_then(|e| e.static_eval())
+                .unwrap_or_else(|| evaluate(position))
+        };
+        let mut best_score = static_eval;
+        if !in_check {
+            if static_eval >= beta {
+                return static_eval;
+            }
+            alpha = alpha.max(static_eval);
+        }
+        let original_alpha = alpha;
+        let kind = if in_check {
+            PickerKind::All
+        } else {
+            PickerKind::Noisy
+        };
+        let mut picker = MovePicker::new(position, kind, tt_move, [None; 2], &self.history);
+        let mut best_move = None;
+        while let Some((mv, order)) = picker.next_best() {
+            // Out of check, captures that lose material cannot raise a quiet position's score.
+            if !in_check && is_losing_noisy(order) {
+                continue;
+            }
+            let mut child = *position;
+            child.play(mv);
+            self.repetitions.push(child.key(), child.halfmove_clock());
+            let score = -self.quiescence::<PV>(shared, &child, -beta, -alpha, ply + 1);
+            self.repetitions.pop();
+            if self.stopped {
+                return 0;
+            }
+            if score > best_score {
+                best_score = score;
+                if score > alpha {
+                    best_move = Some(mv);
+                    if PV {
+                        self.pv.update(ply, mv);
+                    }
+                    if score >= beta {
+                        break;
+                    }
+                    alpha = score;
+                }
+            }
+        }
+        if in_check && picker.is_empty() {
+            return -MATE + ply as i32;
+        }
+        let bound = if best_score >= beta {
+            Bound::LOWER
+        } else if best_score > original_alpha {
+            Bound::EXACT
+        } else {
+            Bound::UPPER
+        };
+        shared.tt.store(
+            key,
+            ply,
+            Record {
+                best_move: best_move.map_or(0, Move::to_bits),
+                score: best_score,
+                static_eval: (!in_check).then_some(static_eval),
+                depth: 0,
+                bound,
+            },
+        );
+        best_score
+    }
+}
