@@ -294,7 +294,8 @@ impl Worker {
                 .unwrap_or_else(|| evaluate(position))
         };
         self.static_evals[ply] = static_eval;
-        let improving = !in_check && ply >= 2 && static_eval > self.static_evals[ply - 2];
+        // Near the root there is no earlier evaluation to compare with: assume improving (prune less).
+        let improving = !in_check && (ply < 2 || static_eval > self.static_evals[ply - 2]);
 
         if !PV && !in_check && !root {
             // Reverse futility pruning: far above beta at low depth, a quiet move will not bring us back down.
@@ -372,13 +373,14 @@ impl Worker {
             }
             let quiet = !mv.is_noisy();
 
-            // Late-move pruning and SEE pruning at shallow depth, once a real score is in hand.
-            if !root && !in_check && best_score > -MATE_IN_MAX_PLY && !is_deferred {
-                if quiet
-                    && !PV
-                    && depth <= 4
-                    && quiets_tried.len() >= (3 + depth * depth) as usize / (2 - usize::from(improving))
-                {
+            let mut child = *position;
+            child.play(mv);
+            let gives_check = child.in_check();
+            // Late-move pruning and SEE pruning at shallow depth, once a real score is in hand. Checks are never
+            // pruned: a quiet check is how most short mates begin.
+            if !root && !in_check && !gives_check && best_score > -MATE_IN_MAX_PLY && !is_deferred {
+                let late_quiets = (3 + depth * depth) as usize / (2 - usize::from(improving));
+                if quiet && !PV && depth <= 4 && quiets_tried.len() >= late_quiets {
                     continue;
                 }
                 if !quiet && depth <= 3 && is_losing_noisy(order) && !see_ge(position, mv, -100 * depth) {
@@ -387,8 +389,6 @@ impl Worker {
             }
 
             let eldest = moves_searched == 0;
-            let mut child = *position;
-            child.play(mv);
             if !eldest && !is_deferred && hooks.defer_move(key, mv, child.key(), depth) {
                 self.stats.deferred_moves += 1;
                 deferred.push(mv);
