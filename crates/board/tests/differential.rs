@@ -1,9 +1,15 @@
 //! Differential tests against shakmaty 0.30, an independent and widely used move generator.
 //!
 //! A corpus of positions is built once from seeded random playouts — from the start position, from the Chess
-//! Programming Wiki positions, from every one of the 960 Chess960 start positions (Shredder-FEN castling) and from
-//! every position of the perft suites — with the same move played on both boards at every step. Each test then
-//! checks one rule over the whole corpus, and reports every position that breaks it.
+//! Programming Wiki positions, from every one of the 960 Chess960 start positions (Shredder-FEN castling), from
+//! every position of the perft suites and from random placements both sides accept — with the same move played on
+//! both boards at every step. Each test then checks one rule over the whole corpus (about 58,000 positions), and
+//! reports every position that breaks it.
+//!
+//! FENs are compared as text, Chess960 included: both sides write X-FEN (`KQkq` for the outermost rook, the
+//! file letter for an inner one) and keep the en-passant square only when a pawn could capture there. X-FEN cannot
+//! say whether a game is Chess960, so a Chess960 position whose castling looks standard reads back as standard
+//! chess; that flag only selects the UCI form of castling and is carried over before positions are compared.
 //!
 //! shakmaty is run in `CastlingMode::Chess960` throughout: it then reads standard FENs as well as Shredder-FEN and
 //! writes castling moves as king-takes-rook in UCI; standard UCI (`e1g1`) is compared separately for positions

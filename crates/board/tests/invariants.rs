@@ -291,18 +291,35 @@ fn count_moves_equals_the_number_of_legal_moves() {
         if sorted(&from_sets) != sorted(&legal) {
             failures.push("generate_moves differs from legal_moves".into());
         }
-        // Restricting the from-squares restricts the moves and nothing else.
-        for square in pos.colored(pos.side_to_move()) {
-            let mut here = Vec::new();
-            pos.generate_moves_from(Stage::All, Bitboard::from_square(square), |set| {
-                here.extend(set);
-                false
-            });
-            let expected: Vec<Move> = legal.iter().copied().filter(|m| m.from() == square).collect();
-            if sorted(&here) != sorted(&expected) {
-                failures.push(format!("generate_moves_from({square}) = {here:?}"));
+        // Restricting the from-squares restricts the moves and nothing else, in every stage.
+        for stage in [Stage::All, Stage::Noisy, Stage::Quiet] {
+            let staged = pos.moves(stage);
+            for square in pos.colored(pos.side_to_move()) {
+                let mut here = Vec::new();
+                pos.generate_moves_from(stage, Bitboard::from_square(square), |set| {
+                    here.extend(set);
+                    false
+                });
+                let expected: Vec<Move> = staged.iter().copied().filter(|m| m.from() == square).collect();
+                if sorted(&here) != sorted(&expected) {
+                    failures.push(format!("generate_moves_from({stage:?}, {square}) = {here:?}"));
+                }
             }
         }
+        // A set's iterator knows how many moves it has left at every step.
+        pos.generate_moves(Stage::All, |set| {
+            let mut iter = set.into_iter();
+            for left in (0..set.len()).rev() {
+                if iter.next().is_none() || iter.len() != left || iter.size_hint() != (left, Some(left)) {
+                    failures.push(format!("set {set:?}: wrong length with {left} left"));
+                    break;
+                }
+            }
+            if iter.next().is_some() {
+                failures.push(format!("set {set:?} yields too many moves"));
+            }
+            false
+        });
         // A visitor that stops at once is told so.
         if pos.generate_moves(Stage::All, |_| true) != has_moves {
             failures.push("generate_moves does not report a stop".into());

@@ -148,8 +148,9 @@ pub struct Sample {
     pub position: Position,
 }
 
-/// Seeded random playouts from the CPW positions, from Chess960 start positions and from every position of the
-/// perft suites: about `scale` × 6,000 positions, each visited position once per playout.
+/// Seeded random playouts from the CPW positions, from Chess960 start positions, from every position of the
+/// perft suites and from random placements: about `scale` × 7,000 positions, each visited position once per
+/// playout.
 pub fn corpus(seed: u64, scale: usize) -> Vec<Sample> {
     let mut rng = Rng::new(seed);
     let mut samples = Vec::new();
@@ -177,6 +178,15 @@ pub fn corpus(seed: u64, scale: usize) -> Vec<Sample> {
         for fen in suite_fens(name) {
             let start = Position::from_fen(&fen).expect("suite positions are valid");
             add_playouts(&format!("{name} {fen}"), &start, 1, 8 * scale, &mut rng);
+        }
+    }
+    // Random placements (odd positions: double and triple checks, pieces everywhere) with a few moves each.
+    let mut placements = 0;
+    while placements < 250 * scale {
+        let fen = random_fen(&mut rng);
+        if let Ok(start) = Position::from_fen(&fen) {
+            add_playouts(&format!("random placement {fen}"), &start, 1, 4, &mut rng);
+            placements += 1;
         }
     }
     samples
