@@ -137,21 +137,40 @@ impl MovePicker {
     }
 
     /// The best remaining move and its ordering score.
+    ///
+    /// The first few picks select the best remaining move (a cutoff usually comes early, and then the rest is
+    /// never ordered); a node that gets further is probably an all-node, so the remainder is sorted once.
     pub fn next_best(&mut self) -> Option<(Move, i32)> {
-        let remaining = self.moves.len().checked_sub(self.next).filter(|&n| n > 0)?;
+        let len = self.moves.len();
+        if self.next >= len {
+            return None;
+        }
         let start = self.next;
-        let mut best = start;
-        for i in start + 1..start + remaining {
-            if self.scores[i] > self.scores[best] {
-                best = i;
+        if start < SELECTION_PICKS {
+            let mut best = start;
+            for i in start + 1..len {
+                if self.scores[i] > self.scores[best] {
+                    best = i;
+                }
+            }
+            self.moves.swap(start, best);
+            self.scores.swap(start, best);
+        } else if start == SELECTION_PICKS {
+            let mut rest: Vec<(i32, Move)> = (start..len).map(|i| (self.scores[i], self.moves[i])).collect();
+            // Stable, so equal scores keep generation order and the search stays deterministic.
+            rest.sort_by_key(|&(score, _)| std::cmp::Reverse(score));
+            for (offset, (score, mv)) in rest.into_iter().enumerate() {
+                self.scores[start + offset] = score;
+                self.moves[start + offset] = mv;
             }
         }
-        self.moves.swap(start, best);
-        self.scores.swap(start, best);
         self.next += 1;
         Some((self.moves[start], self.scores[start]))
     }
 }
+
+/// How many moves are picked by selection before the rest is sorted.
+const SELECTION_PICKS: usize = 4;
 
 /// Whether an ordering score marks a capture or promotion that loses material by static exchange.
 pub fn is_losing_noisy(score: i32) -> bool {
