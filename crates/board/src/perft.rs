@@ -27,8 +27,12 @@ impl Position {
         }
     }
 
-    /// Perft split by root move: each legal move with the leaf count below it, in generation order.
+    /// Perft split by root move: each legal move with the leaf count below it, in generation order. Depth 0
+    /// has no root moves to split by, so it is empty (its perft is 1, the root itself).
     pub fn divide(&self, depth: u32) -> Vec<(Move, u64)> {
+        if depth == 0 {
+            return Vec::new();
+        }
         self.legal_moves()
             .iter()
             .map(|&mv| {
