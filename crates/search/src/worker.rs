@@ -336,13 +336,10 @@ impl Worker {
             }
         }
 
-        let mut picker = MovePicker::new(
-            position,
-            PickerKind::All,
-            tt_move,
-            self.killers[ply],
-            &self.history,
-        );
+        // The TT move is tried before any move is generated: when it cuts off, generation and ordering are
+        // never paid for.
+        let mut pending_tt_move = tt_move.filter(|&mv| position.is_legal(mv));
+        let mut picker: Option<MovePicker> = None;
         let original_alpha = alpha;
         let mut best_score = -INFINITY;
         let mut best_move = None;
@@ -354,7 +351,23 @@ impl Worker {
         // First pass over the moves, then the deferred ones (ABDADA's second phase); serially nothing is deferred.
         let mut second_pass = 0usize;
         loop {
-            let next = if let Some((mv, order)) = picker.next_best() {
+            let next = if let Some(mv) = pending_tt_move.take() {
+                Some((mv, i32::MAX, false))
+            } else if let Some((mv, order)) = picker
+                .get_or_insert_with(|| {
+                    MovePicker::new(
+                        position,
+                        PickerKind::All,
+                        tt_move,
+                        self.killers[ply],
+                        &self.history,
+                    )
+                })
+                .next_best()
+            {
+                if Some(mv) == tt_move {
+                    continue;
+                }
                 Some((mv, order, false))
             } else if second_pass < deferred.len() {
                 second_pass += 1;
@@ -491,7 +504,7 @@ impl Worker {
         }
 
         if moves_searched == 0 {
-            if picker.is_empty() {
+            if picker.as_ref().is_some_and(MovePicker::is_empty) {
                 return if in_check { -MATE + ply as i32 } else { DRAW };
             }
             // Every move was pruned or excluded (MultiPV at the root): nothing proven here.
