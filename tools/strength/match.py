@@ -439,7 +439,6 @@ class MovesOnlyXBoardProtocol(chess.engine.XBoardProtocol):
 
     def _line_received(self, line: str) -> None:
         if line.startswith("feature") and "setboard=0" in line:
-            self.setboard_missing = True
             line = line.replace("setboard=0", "setboard=1")
         super()._line_received(line)
 
