@@ -1,10 +1,21 @@
 //! `eldest`: the Eldest chess engine's command-line entry point.
 //!
-//! `eldest perft <depth> [fen]` counts the leaf nodes of the legal move tree, split by root move, in
-//! Stockfish's output format; timing goes to stderr so stdout stays machine-readable.
+//! - `eldest` with no arguments speaks UCI on stdin/stdout (see `docs/uci.md`).
+//! - `eldest bench [depth]` searches the fixed bench positions with one thread and a 16 MiB table; per-position
+//!   lines go to stderr and the last stdout line is `<N> nodes <M> nps` (the format OpenBench reads).
+//! - `eldest perft <depth> [fen]` counts the leaf nodes of the legal move tree, split by root move, in
+//!   Stockfish's output format; timing goes to stderr so stdout stays machine-readable.
+//!
+//! Diagnostics go through `tracing` to stderr when `RUST_LOG` is set, or to the UCI option `Debug Log File`;
+//! never to stdout.
+
+mod logging;
 
 use clap::{Parser, Subcommand};
 use eldest_board::Position;
+use eldest_search::bench::{BENCH_POSITIONS, DEFAULT_BENCH_DEPTH, run_bench};
+use eldest_uci::{MAX_DEPTH, SessionHooks, format_bestmove};
+use logging::LogDestination;
 use std::io::Write;
 use std::process::ExitCode;
 use std::time::Instant;
@@ -16,11 +27,13 @@ const MAX_PERFT_DEPTH: u32 = 15;
 #[command(
     name = "eldest",
     version,
-    about = "Eldest: a UCI chess engine and laboratory for parallel alpha-beta search"
+    about = "Eldest: a UCI chess engine and laboratory for parallel alpha-beta search",
+    long_about = "Eldest: a UCI chess engine and laboratory for parallel alpha-beta search.\n\nWithout a \
+                  subcommand it speaks UCI on stdin/stdout."
 )]
 struct Cli {
     #[command(subcommand)]
-    command: Command,
+    command: Option<Command>,
 }
 
 #[derive(Subcommand, Debug)]
@@ -35,13 +48,58 @@ enum Command {
         #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
         fen: Vec<String>,
     },
+    /// Search the bench positions to a fixed depth with one thread; the last stdout line is `<N> nodes <M> nps`.
+    Bench {
+        /// Search depth in plies (default 10).
+        #[arg(value_parser = clap::value_parser!(u32).range(1..=MAX_DEPTH as i64))]
+        depth: Option<u32>,
+    },
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    let log = LogDestination::install();
     match cli.command {
-        Command::Perft { depth, fen } => perft(depth, &fen),
+        None => uci(log),
+        Some(Command::Perft { depth, fen }) => perft(depth, &fen),
+        Some(Command::Bench { depth }) => bench(depth.unwrap_or(DEFAULT_BENCH_DEPTH)),
     }
+}
+
+fn uci(log: LogDestination) -> ExitCode {
+    tracing::debug!(version = env!("CARGO_PKG_VERSION"), "UCI session starts");
+    let hooks = SessionHooks::new().on_debug_log_file(move |path| log.set_file(path));
+    match eldest_uci::run_with(std::io::stdin().lock(), std::io::stdout(), hooks) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(error) => {
+            eprintln!("error: {error}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn bench(depth: u32) -> ExitCode {
+    let count = BENCH_POSITIONS.len();
+    let result = run_bench(depth, &mut |index, fen, outcome| {
+        eprintln!(
+            "position {:2}/{count}: {:>9} nodes {:>6} ms {} | {fen}",
+            index + 1,
+            outcome.nodes,
+            outcome.time.as_millis(),
+            format_bestmove(outcome, false)
+        );
+    });
+    eprintln!(
+        "depth {depth}, {count} positions, {:.3} s",
+        result.time.as_secs_f64()
+    );
+    let mut out = std::io::stdout().lock();
+    if let Err(error) = writeln!(out, "{} nodes {} nps", result.nodes, result.nps).and_then(|()| out.flush())
+    {
+        eprintln!("error: cannot write the result: {error}");
+        return ExitCode::FAILURE;
+    }
+    ExitCode::SUCCESS
 }
 
 fn perft(depth: u32, fen: &[String]) -> ExitCode {

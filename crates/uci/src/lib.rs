@@ -1,0 +1,108 @@
+//! The UCI protocol layer of the Eldest chess engine: it parses what a GUI writes into typed [`Command`]s,
+//! keeps the session's state (position, game history, options, the search engine), runs the search on its own
+//! thread while the input loop stays responsive, and formats the search's structured reports as `info` and
+//! `bestmove` lines. Nothing malformed crashes or blocks it: every problem is answered with an `info string`
+//! naming it, and the command at fault is not acted on.
+//!
+//! [`run`] is the whole engine front end: it reads commands from any [`BufRead`](std::io::BufRead) and writes
+//! answers to any [`Write`](std::io::Write), so tests drive it in-process exactly as a GUI would through
+//! stdin/stdout. See `docs/uci.md` for every command and option.
+//!
+//! ```
+//! use std::sync::{Arc, Mutex};
+//!
+//! /// Collects what the engine writes.
+//! #[derive(Clone, Default)]
+//! struct Transcript(Arc<Mutex<Vec<u8>>>);
+//! impl std::io::Write for Transcript {
+//!     fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> { self.0.lock().unwrap().write(bytes) }
+//!     fn flush(&mut self) -> std::io::Result<()> { Ok(()) }
+//! }
+//!
+//! // The end of the input stops the search, as `quit` would, so the answer comes at once.
+//! let input = "uci\nisready\nposition startpos moves e2e4 e7e5\ngo movetime 50\n";
+//! let transcript = Transcript::default();
+//! eldest_uci::run(input.as_bytes(), transcript.clone())?;
+//! let text = String::from_utf8(transcript.0.lock().unwrap().clone()).unwrap();
+//! assert!(text.starts_with("id name Eldest"));
+//! assert!(text.contains("\nuciok\nreadyok\n"));
+//! assert!(text.lines().last().unwrap().starts_with("bestmove "));
+//! # Ok::<(), std::io::Error>(())
+//! ```
+#![forbid(unsafe_code)]
+#![deny(missing_docs)]
+
+mod command;
+mod display;
+mod info;
+mod number;
+mod options;
+mod output;
+mod reader;
+mod session;
+
+pub use command::{
+    Command, Go, MAX_DEPTH, MAX_MATE, MAX_PERFT_DEPTH, MAX_TIME, ParseError, Parsed, parse_line,
+};
+pub use display::board_diagram;
+pub use info::{format_bestmove, format_info, format_score};
+pub use options::{
+    DEFAULT_HASH_MIB, MAX_MULTI_PV, MAX_THREADS, OPTIONS, OptionError, OptionKind, OptionValue, Setting,
+    UciOption, find_option, parse_setoption,
+};
+pub use output::Output;
+pub use reader::MAX_LINE_BYTES;
+pub use session::{ENGINE_AUTHOR, ENGINE_NAME, Flow, Session, SessionHooks};
+
+use reader::{Line, LineReader};
+use std::io::{self, BufRead, Write};
+
+/// Speaks UCI: reads commands from `input` until `quit` or the end of the input, answering on `output`.
+///
+/// At the end of the input a running search is stopped and its `bestmove` written, as for `quit`.
+///
+/// # Errors
+/// A read error of `input`, a write error of `output` (the GUI went away), or a default transposition table
+/// that cannot be allocated.
+pub fn run(input: impl BufRead, output: impl Write + Send + 'static) -> io::Result<()> {
+    run_with(input, output, SessionHooks::new())
+}
+
+/// [`run`] with hooks into the surrounding program (the binary wires `Debug Log File` to its log writer).
+///
+/// # Errors
+/// As [`run`].
+pub fn run_with(
+    input: impl BufRead,
+    output: impl Write + Send + 'static,
+    hooks: SessionHooks,
+) -> io::Result<()> {
+    let out = Output::new(output);
+    let mut session = Session::new(out.clone(), hooks)?;
+    let mut reader = LineReader::new(input, MAX_LINE_BYTES);
+    let result = loop {
+        let line = match reader.next_line() {
+            Ok(Some(line)) => line,
+            Ok(None) => break Ok(()),
+            Err(error) => break Err(error),
+        };
+        let flow = match line {
+            Line::Text(text) => session.execute_line(&text),
+            Line::TooLong(bytes) => {
+                tracing::debug!(bytes, "overlong line dropped");
+                out.info_string(&format!(
+                    "ignored a line of {bytes} bytes: longer than the {MAX_LINE_BYTES}-byte limit"
+                ));
+                Flow::Continue
+            }
+        };
+        if flow == Flow::Quit {
+            break Ok(());
+        }
+        if out.is_broken() {
+            break Err(io::Error::new(io::ErrorKind::BrokenPipe, "the output was closed"));
+        }
+    };
+    session.shutdown();
+    result
+}

@@ -1,0 +1,421 @@
+//! The UCI options: one table that `uci` prints and `setoption` validates against.
+//!
+//! Each [`UciOption`] carries its name, its type with default and range, and a function that turns a valid
+//! value into a typed [`Setting`] for the session to apply. Adding an option is one entry in [`OPTIONS`] (plus
+//! its [`Setting`] variant and the session's handling of it). Names are matched case-insensitively, as the
+//! protocol asks. An invalid value is refused with an [`OptionError`] and leaves the option unchanged.
+
+use core::fmt;
+use std::time::Duration;
+
+use crate::command::echo;
+
+/// The type of an option, with its default and range, as `uci` declares it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OptionKind {
+    /// A boolean (`type check`).
+    Check {
+        /// The value at start-up.
+        default: bool,
+    },
+    /// An integer in `min..=max` (`type spin`).
+    Spin {
+        /// The value at start-up.
+        default: i64,
+        /// The smallest value.
+        min: i64,
+        /// The largest value.
+        max: i64,
+    },
+    /// One of a fixed set of words (`type combo`).
+    Combo {
+        /// The value at start-up.
+        default: &'static str,
+        /// The accepted values.
+        values: &'static [&'static str],
+    },
+    /// An action without a value (`type button`).
+    Button,
+    /// Free text (`type string`); empty is written `<empty>`.
+    String {
+        /// The value at start-up.
+        default: &'static str,
+    },
+}
+
+/// A validated option value.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum OptionValue {
+    /// For [`OptionKind::Check`].
+    Check(bool),
+    /// For [`OptionKind::Spin`], within the range.
+    Spin(i64),
+    /// For [`OptionKind::Combo`]: one of the values, spelled as declared.
+    Combo(&'static str),
+    /// For [`OptionKind::Button`].
+    Button,
+    /// For [`OptionKind::String`]; `<empty>` is read as the empty string.
+    String(String),
+}
+
+/// What a `setoption` asks the session to do, typed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Setting {
+    /// `Hash`: resize the transposition table to this many MiB (which clears it).
+    Hash(usize),
+    /// `Threads`: search with this many threads.
+    Threads(usize),
+    /// `Clear Hash`: empty the transposition table.
+    ClearHash,
+    /// `Ponder`: the GUI may send `go ponder` (informative: pondering works either way).
+    Ponder(bool),
+    /// `MultiPV`: report this many principal variations.
+    MultiPv(usize),
+    /// `UCI_Chess960`: write castling as king takes rook.
+    Chess960(bool),
+    /// `Move Overhead`: time kept back per move for communication lag.
+    MoveOverhead(Duration),
+    /// `Debug Log File`: send diagnostics to this file (empty: no file).
+    DebugLogFile(String),
+}
+
+/// One option: its name, type, and how a valid value becomes a [`Setting`].
+#[derive(Debug, Clone, Copy)]
+pub struct UciOption {
+    /// The name, as `uci` prints it.
+    pub name: &'static str,
+    /// Type, default and range.
+    pub kind: OptionKind,
+    /// Turns a value valid for `kind` into the setting.
+    setting: fn(OptionValue) -> Setting,
+}
+
+/// The default `Hash` size in MiB.
+pub const DEFAULT_HASH_MIB: usize = 16;
+
+/// The most search threads `Threads` accepts.
+pub const MAX_THREADS: i64 = 256;
+
+/// The most principal variations `MultiPV` accepts.
+pub const MAX_MULTI_PV: i64 = 256;
+
+/// Every option, in the order `uci` lists them.
+pub static OPTIONS: &[UciOption] = &[
+    UciOption {
+        name: "Hash",
+        kind: OptionKind::Spin {
+            default: DEFAULT_HASH_MIB as i64,
+            min: 1,
+            max: eldest_tt::MAX_MIB as i64,
+        },
+        setting: |v| Setting::Hash(spin_usize(&v)),
+    },
+    UciOption {
+        name: "Threads",
+        kind: OptionKind::Spin {
+            default: 1,
+            min: 1,
+            max: MAX_THREADS,
+        },
+        setting: |v| Setting::Threads(spin_usize(&v)),
+    },
+    UciOption {
+        name: "Clear Hash",
+        kind: OptionKind::Button,
+        setting: |_| Setting::ClearHash,
+    },
+    UciOption {
+        name: "Ponder",
+        kind: OptionKind::Check { default: false },
+        setting: |v| Setting::Ponder(v == OptionValue::Check(true)),
+    },
+    UciOption {
+        name: "MultiPV",
+        kind: OptionKind::Spin {
+            default: 1,
+            min: 1,
+            max: MAX_MULTI_PV,
+        },
+        setting: |v| Setting::MultiPv(spin_usize(&v)),
+    },
+    UciOption {
+        name: "UCI_Chess960",
+        kind: OptionKind::Check { default: false },
+        setting: |v| Setting::Chess960(v == OptionValue::Check(true)),
+    },
+    UciOption {
+        name: "Move Overhead",
+        kind: OptionKind::Spin {
+            default: 30,
+            min: 0,
+            max: 5000,
+        },
+        setting: |v| Setting::MoveOverhead(Duration::from_millis(u64::try_from(spin(&v)).unwrap_or(0))),
+    },
+    UciOption {
+        name: "Debug Log File",
+        kind: OptionKind::String { default: "" },
+        setting: |v| match v {
+            OptionValue::String(path) => Setting::DebugLogFile(path),
+            _ => Setting::DebugLogFile(String::new()),
+        },
+    },
+];
+
+const _: () = assert!(
+    eldest_tt::MAX_MIB <= i64::MAX as usize,
+    "the Hash range fits a spin value"
+);
+
+fn spin(value: &OptionValue) -> i64 {
+    match value {
+        OptionValue::Spin(n) => *n,
+        _ => 0,
+    }
+}
+
+/// A spin value of an option whose minimum is not negative.
+fn spin_usize(value: &OptionValue) -> usize {
+    usize::try_from(spin(value)).unwrap_or(usize::MAX)
+}
+
+/// Why a `setoption` was refused.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum OptionError {
+    /// No option has this name.
+    Unknown(String),
+    /// A check, spin or combo option was set without `value`.
+    MissingValue(&'static str),
+    /// The value has the wrong form for the option's type.
+    Invalid {
+        /// The option.
+        name: &'static str,
+        /// The value given.
+        value: String,
+        /// What the option accepts.
+        expected: String,
+    },
+}
+
+impl fmt::Display for OptionError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            OptionError::Unknown(name) => write!(f, "setoption: no option named '{}'", echo(name)),
+            OptionError::MissingValue(name) => write!(f, "setoption {name}: missing 'value <value>'"),
+            OptionError::Invalid {
+                name,
+                value,
+                expected,
+            } => {
+                write!(
+                    f,
+                    "setoption {name}: invalid value '{}', expected {expected}; unchanged",
+                    echo(value)
+                )
+            }
+        }
+    }
+}
+
+impl std::error::Error for OptionError {}
+
+impl UciOption {
+    /// The `option name ... type ...` line that `uci` prints.
+    pub fn declaration(&self) -> String {
+        let name = self.name;
+        match self.kind {
+            OptionKind::Check { default } => format!("option name {name} type check default {default}"),
+            OptionKind::Spin { default, min, max } => {
+                format!("option name {name} type spin default {default} min {min} max {max}")
+            }
+            OptionKind::Combo { default, values } => {
+                let vars: String = values.iter().map(|v| format!(" var {v}")).collect();
+                format!("option name {name} type combo default {default}{vars}")
+            }
+            OptionKind::Button => format!("option name {name} type button"),
+            OptionKind::String { default } => {
+                let default = if default.is_empty() { "<empty>" } else { default };
+                format!("option name {name} type string default {default}")
+            }
+        }
+    }
+
+    /// Checks `value` (the text after `value`, if any) against the option's type.
+    ///
+    /// # Errors
+    /// [`OptionError::MissingValue`] or [`OptionError::Invalid`].
+    pub fn parse_value(&self, value: Option<&str>) -> Result<OptionValue, OptionError> {
+        let name = self.name;
+        let invalid = |value: &str, expected: String| OptionError::Invalid {
+            name,
+            value: value.to_string(),
+            expected,
+        };
+        match self.kind {
+            OptionKind::Button => Ok(OptionValue::Button),
+            OptionKind::String { .. } => {
+                let text = value.unwrap_or("");
+                Ok(OptionValue::String(if text == "<empty>" {
+                    String::new()
+                } else {
+                    text.to_string()
+                }))
+            }
+            OptionKind::Check { .. } => {
+                let text = value.ok_or(OptionError::MissingValue(name))?;
+                match text.to_ascii_lowercase().as_str() {
+                    "true" => Ok(OptionValue::Check(true)),
+                    "false" => Ok(OptionValue::Check(false)),
+                    _ => Err(invalid(text, "'true' or 'false'".to_string())),
+                }
+            }
+            OptionKind::Spin { min, max, .. } => {
+                let text = value.ok_or(OptionError::MissingValue(name))?;
+                let expected = || format!("an integer from {min} to {max}");
+                match crate::number::parse_integer(text) {
+                    Some(int) if !int.saturated => {
+                        let magnitude =
+                            i64::try_from(int.magnitude).map_err(|_| invalid(text, expected()))?;
+                        let n = if int.negative { -magnitude } else { magnitude };
+                        if (min..=max).contains(&n) {
+                            Ok(OptionValue::Spin(n))
+                        } else {
+                            Err(invalid(text, expected()))
+                        }
+                    }
+                    _ => Err(invalid(text, expected())),
+                }
+            }
+            OptionKind::Combo { values, .. } => {
+                let text = value.ok_or(OptionError::MissingValue(name))?;
+                values
+                    .iter()
+                    .find(|v| v.eq_ignore_ascii_case(text))
+                    .map(|&v| OptionValue::Combo(v))
+                    .ok_or_else(|| invalid(text, format!("one of {}", values.join(", "))))
+            }
+        }
+    }
+}
+
+/// The option called `name`, compared case-insensitively.
+pub fn find_option(name: &str) -> Option<&'static UciOption> {
+    OPTIONS
+        .iter()
+        .find(|option| option.name.eq_ignore_ascii_case(name))
+}
+
+/// Validates a `setoption` against [`OPTIONS`] and returns what it asks for.
+///
+/// # Errors
+/// An [`OptionError`] for an unknown option or an invalid value.
+///
+/// # Examples
+/// ```
+/// use eldest_uci::{parse_setoption, Setting};
+/// assert_eq!(parse_setoption("hash", Some("64")), Ok(Setting::Hash(64)));
+/// assert_eq!(parse_setoption("Clear Hash", None), Ok(Setting::ClearHash));
+/// assert!(parse_setoption("Threads", Some("0")).is_err());
+/// assert!(parse_setoption("Contempt", Some("10")).is_err());
+/// ```
+pub fn parse_setoption(name: &str, value: Option<&str>) -> Result<Setting, OptionError> {
+    let option = find_option(name).ok_or_else(|| OptionError::Unknown(name.to_string()))?;
+    option.parse_value(value).map(option.setting)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn declarations_match_the_protocol() {
+        let lines: Vec<String> = OPTIONS.iter().map(UciOption::declaration).collect();
+        assert_eq!(
+            lines,
+            [
+                "option name Hash type spin default 16 min 1 max 33554432",
+                "option name Threads type spin default 1 min 1 max 256",
+                "option name Clear Hash type button",
+                "option name Ponder type check default false",
+                "option name MultiPV type spin default 1 min 1 max 256",
+                "option name UCI_Chess960 type check default false",
+                "option name Move Overhead type spin default 30 min 0 max 5000",
+                "option name Debug Log File type string default <empty>",
+            ]
+        );
+    }
+
+    #[test]
+    fn every_default_is_a_valid_value() {
+        for option in OPTIONS {
+            let default = match option.kind {
+                OptionKind::Check { default } => Some(default.to_string()),
+                OptionKind::Spin { default, .. } => Some(default.to_string()),
+                OptionKind::Combo { default, .. } => Some(default.to_string()),
+                OptionKind::Button => None,
+                OptionKind::String { default } => Some(default.to_string()),
+            };
+            assert!(option.parse_value(default.as_deref()).is_ok(), "{}", option.name);
+        }
+    }
+
+    #[test]
+    fn valid_values_become_settings() {
+        assert_eq!(parse_setoption("Hash", Some("1")), Ok(Setting::Hash(1)));
+        assert_eq!(
+            parse_setoption("HASH", Some("33554432")),
+            Ok(Setting::Hash(1 << 25))
+        );
+        assert_eq!(parse_setoption("threads", Some("+4")), Ok(Setting::Threads(4)));
+        assert_eq!(parse_setoption("ponder", Some("TRUE")), Ok(Setting::Ponder(true)));
+        assert_eq!(parse_setoption("MultiPV", Some("3")), Ok(Setting::MultiPv(3)));
+        assert_eq!(
+            parse_setoption("uci_chess960", Some("true")),
+            Ok(Setting::Chess960(true))
+        );
+        assert_eq!(
+            parse_setoption("move overhead", Some("0")),
+            Ok(Setting::MoveOverhead(Duration::ZERO))
+        );
+        assert_eq!(
+            parse_setoption("Debug Log File", Some("/tmp/my log.txt")),
+            Ok(Setting::DebugLogFile("/tmp/my log.txt".into()))
+        );
+        assert_eq!(
+            parse_setoption("Debug Log File", Some("<empty>")),
+            Ok(Setting::DebugLogFile(String::new()))
+        );
+        assert_eq!(
+            parse_setoption("Debug Log File", None),
+            Ok(Setting::DebugLogFile(String::new()))
+        );
+        assert_eq!(
+            parse_setoption("clear hash", Some("ignored")),
+            Ok(Setting::ClearHash)
+        );
+    }
+
+    #[test]
+    fn invalid_values_are_refused_with_the_reason() {
+        let refused = |name: &str, value: Option<&str>| parse_setoption(name, value).unwrap_err().to_string();
+        assert!(refused("Hash", Some("0")).contains("from 1 to 33554432"));
+        assert!(refused("Hash", Some("33554433")).contains("invalid value '33554433'"));
+        assert!(refused("Hash", Some("99999999999999999999999")).contains("expected an integer"));
+        assert!(refused("Hash", Some("-5")).contains("'-5'"));
+        assert!(refused("Hash", Some("16MB")).contains("'16MB'"));
+        assert!(refused("Threads", Some("1.5")).contains("Threads"));
+        assert!(refused("Ponder", Some("yes")).contains("'true' or 'false'"));
+        assert!(refused("Ponder", None).contains("missing 'value"));
+        assert!(refused("Move Overhead", Some("5001")).contains("from 0 to 5000"));
+        assert!(refused("NoSuchOption", Some("1")).contains("no option named 'NoSuchOption'"));
+    }
+
+    #[test]
+    fn names_are_unique_ignoring_case() {
+        for (i, a) in OPTIONS.iter().enumerate() {
+            for b in &OPTIONS[i + 1..] {
+                assert!(!a.name.eq_ignore_ascii_case(b.name));
+            }
+        }
+    }
+}

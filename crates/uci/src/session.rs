@@ -1,0 +1,536 @@
+//! The engine session: the state a UCI conversation builds up (position, game history, options, the search
+//! engine) and the state machine that runs each command, with the search on its own thread.
+//!
+//! # States
+//!
+//! The session is *idle* or *searching*. While searching, the command loop keeps reading: `isready` is
+//! answered at once, `stop` stops the search and waits for its `bestmove` (milliseconds), `ponderhit` switches a
+//! ponder search to its clock, `quit` stops and exits, and `d`/`eval` describe the current position. A second
+//! `go` (or `bench`) is refused with an `info string`. Commands that change what a search depends on —
+//! `position`, `setoption`, `ucinewgame` — first stop the running search and wait for its `bestmove`, then
+//! run: they are never lost and never race with the search.
+
+use crate::command::{Command, Go, Parsed, parse_line};
+use crate::display::board_diagram;
+use crate::info::{format_bestmove, format_bestmove_parts, format_info};
+use crate::options::{DEFAULT_HASH_MIB, OPTIONS, Setting, parse_setoption};
+use crate::output::Output;
+use eldest_board::{Color, Move, Position, UciMoveError};
+use eldest_repetition::GameHistory;
+use eldest_search::{Clock, Engine, SearchControl, SearchLimits, SearchOptions, bench, eval_trace};
+use std::fmt;
+use std::io;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, PoisonError};
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+/// Stack of the thread that runs the search (the search's main thread): generous, the recursion is deep.
+const SEARCH_STACK_BYTES: usize = 64 << 20;
+
+/// The `id name` the engine reports.
+pub const ENGINE_NAME: &str = concat!("Eldest ", env!("CARGO_PKG_VERSION"));
+
+/// The `id author` the engine reports.
+pub const ENGINE_AUTHOR: &str = "The Eldest developers";
+
+/// A callback that takes a setting and may refuse it with a message for the GUI.
+type SettingHook = Box<dyn FnMut(&str) -> Result<(), String> + Send>;
+
+/// Callbacks through which the session reaches what belongs to the program around it.
+pub struct SessionHooks {
+    debug_log_file: SettingHook,
+}
+
+impl SessionHooks {
+    /// Hooks that accept every setting and do nothing with it.
+    pub fn new() -> SessionHooks {
+        SessionHooks {
+            debug_log_file: Box::new(|_| Ok(())),
+        }
+    }
+
+    /// Called with the path when `Debug Log File` is set (an empty path: stop logging to a file). An error
+    /// message refuses the setting; the GUI gets it as an `info string`.
+    pub fn on_debug_log_file(
+        mut self,
+        hook: impl FnMut(&str) -> Result<(), String> + Send + 'static,
+    ) -> Self {
+        self.debug_log_file = Box::new(hook);
+        self
+    }
+}
+
+impl Default for SessionHooks {
+    fn default() -> Self {
+        SessionHooks::new()
+    }
+}
+
+impl fmt::Debug for SessionHooks {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("SessionHooks").finish_non_exhaustive()
+    }
+}
+
+/// Whether the command loop goes on after a command.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Flow {
+    /// Read the next command.
+    Continue,
+    /// `quit` was received: the search is stopped and joined; end the loop.
+    Quit,
+}
+
+/// The settings the options control, typed.
+#[derive(Debug, Clone)]
+struct Settings {
+    hash_mib: usize,
+    search: SearchOptions,
+    ponder: bool,
+    chess960: bool,
+    debug_log_file: String,
+    debug: bool,
+}
+
+/// A search running on its thread.
+#[derive(Debug)]
+struct RunningSearch {
+    handle: JoinHandle<()>,
+    control: Arc<SearchControl>,
+    /// Set by the search thread just before it writes `bestmove`.
+    answered: Arc<AtomicBool>,
+    /// The root, for a fallback answer should the thread fail.
+    root: Position,
+}
+
+/// One UCI conversation.
+#[derive(Debug)]
+pub struct Session {
+    out: Output,
+    position: Position,
+    game: Arc<GameHistory>,
+    settings: Settings,
+    engine: Arc<Mutex<Engine>>,
+    search: Option<RunningSearch>,
+    hooks: SessionHooks,
+}
+
+impl Session {
+    /// A session at the start position with default options, answering on `out`.
+    ///
+    /// # Errors
+    /// When the default transposition table cannot be allocated.
+    pub fn new(out: Output, hooks: SessionHooks) -> io::Result<Session> {
+        let engine = Engine::new(DEFAULT_HASH_MIB).map_err(io::Error::other)?;
+        let position = Position::startpos();
+        Ok(Session {
+            out,
+            game: Arc::new(history_of(&position, &[])),
+            position,
+            settings: Settings {
+                hash_mib: DEFAULT_HASH_MIB,
+                search: SearchOptions::default(),
+                ponder: false,
+                chess960: false,
+                debug_log_file: String::new(),
+                debug: false,
+            },
+            engine: Arc::new(Mutex::new(engine)),
+            search: None,
+            hooks,
+        })
+    }
+
+    /// The current position: the root of the next search.
+    pub fn position(&self) -> &Position {
+        &self.position
+    }
+
+    /// Whether a search is running (it has not yet written its `bestmove`).
+    pub fn is_searching(&self) -> bool {
+        self.search
+            .as_ref()
+            .is_some_and(|s| !s.answered.load(Ordering::Acquire))
+    }
+
+    /// Parses and runs one line of input. Problems are answered with `info string`.
+    pub fn execute_line(&mut self, line: &str) -> Flow {
+        tracing::debug!(target: "eldest_uci::io", "<< {}", crate::command::echo(line));
+        match parse_line(line) {
+            Ok(None) => Flow::Continue,
+            Ok(Some(Parsed { command, notes })) => {
+                for note in notes {
+                    self.out.info_string(&note);
+                }
+                self.execute(command)
+            }
+            Err(error) => {
+                self.out.info_string(&error.to_string());
+                Flow::Continue
+            }
+        }
+    }
+
+    /// Runs one command.
+    pub fn execute(&mut self, command: Command) -> Flow {
+        tracing::debug!(?command, "command");
+        self.reap_finished();
+        match command {
+            Command::Uci => self.uci(),
+            Command::Debug(on) => self.settings.debug = on,
+            Command::IsReady => self.out.send("readyok"),
+            Command::SetOption { name, value } => {
+                self.finish_search();
+                self.set_option(&name, value.as_deref());
+            }
+            Command::Register => {}
+            Command::UciNewGame => {
+                self.finish_search();
+                self.engine().new_game();
+            }
+            Command::Position { fen, moves } => {
+                self.finish_search();
+                self.set_position(fen.as_deref(), &moves);
+            }
+            Command::Go(go) => self.go(go),
+            Command::Stop => self.finish_search(),
+            Command::PonderHit => match &self.search {
+                Some(search) if search.control.is_pondering() => search.control.ponderhit(),
+                _ => tracing::debug!("ponderhit without a ponder search: ignored"),
+            },
+            Command::Quit => {
+                self.finish_search();
+                return Flow::Quit;
+            }
+            Command::Display => self.out.send(&board_diagram(&self.position)),
+            Command::Eval => self.out.send(&eval_trace(&self.position).to_string()),
+            Command::Bench { depth } => self.bench(depth),
+        }
+        Flow::Continue
+    }
+
+    /// Stops any running search and waits for its `bestmove`: what `quit` and the end of the input do.
+    pub fn shutdown(&mut self) {
+        self.finish_search();
+    }
+
+    fn engine(&self) -> std::sync::MutexGuard<'_, Engine> {
+        // A search thread that panicked leaves the engine usable: its tables hold plain data.
+        self.engine.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    fn uci(&self) {
+        let mut text = format!("id name {ENGINE_NAME}\nid author {ENGINE_AUTHOR}\n");
+        for option in OPTIONS {
+            text.push_str(&option.declaration());
+            text.push('\n');
+        }
+        text.push_str("uciok");
+        self.out.send(&text);
+    }
+
+    /// Joins a search thread that has already answered, so that a new `go` may start at once.
+    fn reap_finished(&mut self) {
+        if self
+            .search
+            .as_ref()
+            .is_some_and(|s| s.answered.load(Ordering::Acquire))
+        {
+            self.finish_search();
+        }
+    }
+
+    /// Stops the running search, if any, and waits until its thread has written `bestmove` and ended.
+    fn finish_search(&mut self) {
+        let Some(search) = self.search.take() else {
+            return;
+        };
+        let asked = Instant::now();
+        search.control.stop();
+        let joined = search.handle.join();
+        tracing::debug!(
+            latency_us = u64::try_from(asked.elapsed().as_micros()).unwrap_or(u64::MAX),
+            "search stopped and joined"
+        );
+        if joined.is_err() {
+            self.out
+                .info_string("the search thread failed; answering with a legal move");
+            if !search.answered.load(Ordering::Acquire) {
+                let fallback = search.root.legal_moves().first().copied();
+                self.out
+                    .send(&format_bestmove_parts(fallback, None, search.root.is_chess960()));
+            }
+        }
+    }
+
+    fn set_option(&mut self, name: &str, value: Option<&str>) {
+        let setting = match parse_setoption(name, value) {
+            Ok(setting) => setting,
+            Err(error) => return self.out.info_string(&error.to_string()),
+        };
+        tracing::debug!(?setting, "setoption");
+        match setting {
+            Setting::Hash(mib) => {
+                let resized = self.engine().set_hash(mib);
+                match resized {
+                    Ok(()) => self.settings.hash_mib = mib,
+                    Err(error) => self.out.info_string(&format!(
+                        "setoption Hash: {error}; keeping {} MiB (cleared)",
+                        self.settings.hash_mib
+                    )),
+                }
+            }
+            Setting::Threads(threads) => self.settings.search.threads = threads,
+            Setting::ClearHash => self.engine().clear_hash(),
+            Setting::Ponder(on) => self.settings.ponder = on,
+            Setting::MultiPv(lines) => self.settings.search.multi_pv = lines,
+            Setting::Chess960(on) => {
+                self.settings.chess960 = on;
+                if !self.position.set_chess960(on) {
+                    self.out.info_string(
+                        "setoption UCI_Chess960: the current position's castling can only be written the Chess960 \
+                         way; it keeps Chess960 notation",
+                    );
+                }
+            }
+            Setting::MoveOverhead(overhead) => self.settings.search.move_overhead = overhead,
+            Setting::DebugLogFile(path) => match (self.hooks.debug_log_file)(&path) {
+                Ok(()) => self.settings.debug_log_file = path,
+                Err(error) => self.out.info_string(&format!(
+                    "setoption Debug Log File: {error}; unchanged ('{}')",
+                    self.settings.debug_log_file
+                )),
+            },
+        }
+    }
+
+    /// `position`: all or nothing. A bad FEN or a bad move leaves the previous position in place.
+    fn set_position(&mut self, fen: Option<&str>, moves: &[String]) {
+        let mut start = match fen {
+            None => Position::startpos(),
+            Some(fen) => match Position::from_fen(fen) {
+                Ok(position) => position,
+                Err(error) => {
+                    return self.out.info_string(&format!(
+                        "position fen: invalid FEN '{}': {error}; position unchanged",
+                        crate::command::echo(fen)
+                    ));
+                }
+            },
+        };
+        if self.settings.chess960 {
+            start.set_chess960(true);
+        }
+        let mut position = start;
+        let mut played = Vec::with_capacity(moves.len());
+        for (index, text) in moves.iter().enumerate() {
+            match position.parse_uci_move(text) {
+                Ok(mv) => {
+                    position.play(mv);
+                    played.push((position.key(), position.halfmove_clock()));
+                }
+                Err(error) => {
+                    let why = match error {
+                        UciMoveError::Syntax(_) => "is not a UCI move",
+                        UciMoveError::Illegal(_) => "is illegal",
+                    };
+                    return self.out.info_string(&format!(
+                        "position: move {} '{}' {why} in {}; position unchanged",
+                        index + 1,
+                        crate::command::echo(text),
+                        position.to_fen()
+                    ));
+                }
+            }
+        }
+        self.game = Arc::new(history_of(&start, &played));
+        self.position = position;
+    }
+
+    fn go(&mut self, go: Go) {
+        if self.is_searching() {
+            return self
+                .out
+                .info_string("go: a search is already running; send stop first");
+        }
+        if let Some(depth) = go.perft {
+            return self.perft(depth);
+        }
+        let root = self.position;
+        let mut search_moves: Vec<Move> = Vec::new();
+        for (index, text) in go.search_moves.iter().enumerate() {
+            match root.parse_uci_move(text) {
+                Ok(mv) if !search_moves.contains(&mv) => search_moves.push(mv),
+                Ok(_) => {}
+                Err(error) => {
+                    return self.out.info_string(&format!(
+                        "go searchmoves: move {} '{}': {error}; no search started",
+                        index + 1,
+                        crate::command::echo(text)
+                    ));
+                }
+            }
+        }
+        let chess960 = root.is_chess960();
+        if root.legal_moves().is_empty() {
+            // Nothing to think about, in any mode: answer at once.
+            let score = if root.in_check() { "mate 0" } else { "cp 0" };
+            self.out.send(&format!("info depth 0 score {score}"));
+            return self.out.send("bestmove 0000");
+        }
+        let limits = self.limits(&go, search_moves);
+        let control = Arc::new(SearchControl::new());
+        control.reset(go.ponder);
+        let answered = Arc::new(AtomicBool::new(false));
+        let job = SearchJob {
+            engine: Arc::clone(&self.engine),
+            out: self.out.clone(),
+            root,
+            game: Arc::clone(&self.game),
+            limits,
+            options: self.settings.search.clone(),
+            control: Arc::clone(&control),
+            answered: Arc::clone(&answered),
+        };
+        let spawned = std::thread::Builder::new()
+            .name("eldest-search".to_string())
+            .stack_size(SEARCH_STACK_BYTES)
+            .spawn(move || job.run());
+        match spawned {
+            Ok(handle) => {
+                self.search = Some(RunningSearch {
+                    handle,
+                    control,
+                    answered,
+                    root,
+                })
+            }
+            Err(error) => {
+                self.out
+                    .info_string(&format!("go: cannot start the search thread: {error}"));
+                let fallback = root.legal_moves().first().copied();
+                self.out.send(&format_bestmove_parts(fallback, None, chess960));
+            }
+        }
+    }
+
+    /// The search limits of `go` for the side to move.
+    fn limits(&self, go: &Go, search_moves: Vec<Move>) -> SearchLimits {
+        let (remaining, increment, other) = match self.position.side_to_move() {
+            Color::White => (go.white_time, go.white_increment, go.black_time),
+            Color::Black => (go.black_time, go.black_increment, go.white_time),
+        };
+        if remaining.is_none() && (other.is_some() || increment.is_some()) {
+            self.out
+                .info_string("go: no time given for the side to move; searching without a clock");
+        }
+        SearchLimits {
+            depth: go.depth,
+            nodes: go.nodes,
+            mate: go.mate,
+            move_time: go.move_time,
+            clock: remaining.map(|remaining| Clock {
+                remaining,
+                increment: increment.unwrap_or(Duration::ZERO),
+                moves_to_go: go.moves_to_go,
+            }),
+            infinite: go.infinite,
+            search_moves,
+        }
+    }
+
+    /// `go perft N`: Stockfish's divide, on this thread.
+    fn perft(&self, depth: u32) {
+        let mut text = String::new();
+        let mut total = 0u64;
+        if depth == 0 {
+            total = 1;
+        } else {
+            for (mv, nodes) in self.position.divide(depth) {
+                text.push_str(&format!("{}: {nodes}\n", self.position.move_to_uci(mv)));
+                total += nodes;
+            }
+        }
+        text.push_str(&format!("\nNodes searched: {total}"));
+        self.out.send(&text);
+    }
+
+    /// `bench [depth]` inside a session, on this thread: one `info string` per position, then the totals.
+    fn bench(&self, depth: Option<u32>) {
+        if self.is_searching() {
+            return self
+                .out
+                .info_string("bench: a search is running; send stop first");
+        }
+        let depth = depth.unwrap_or(bench::DEFAULT_BENCH_DEPTH);
+        let count = bench::BENCH_POSITIONS.len();
+        let result = bench::run_bench(depth, &mut |index, fen, outcome| {
+            self.out.info_string(&format!(
+                "bench {}/{count} nodes {} {} fen {fen}",
+                index + 1,
+                outcome.nodes,
+                format_bestmove(outcome, false)
+            ));
+        });
+        self.out
+            .send(&format!("{} nodes {} nps", result.nodes, result.nps));
+    }
+}
+
+/// The game history of `start` followed by the positions reached by the moves (key and halfmove clock each).
+fn history_of(start: &Position, played: &[(u64, u16)]) -> GameHistory {
+    std::iter::once((start.key(), start.halfmove_clock()))
+        .chain(played.iter().copied())
+        .collect()
+}
+
+/// Everything the search thread needs, moved into it.
+struct SearchJob {
+    engine: Arc<Mutex<Engine>>,
+    out: Output,
+    root: Position,
+    game: Arc<GameHistory>,
+    limits: SearchLimits,
+    options: SearchOptions,
+    control: Arc<SearchControl>,
+    answered: Arc<AtomicBool>,
+}
+
+impl SearchJob {
+    fn run(self) {
+        let chess960 = self.root.is_chess960();
+        let mut engine = self.engine.lock().unwrap_or_else(PoisonError::into_inner);
+        let out = &self.out;
+        let outcome = engine.search(
+            &self.root,
+            self.game,
+            &self.limits,
+            &self.options,
+            &self.control,
+            &mut |report| out.send(&format_info(report, chess960)),
+        );
+        tracing::debug!(
+            nodes = outcome.nodes,
+            depth = outcome.depth,
+            time_ms = u64::try_from(outcome.time.as_millis()).unwrap_or(u64::MAX),
+            "search done"
+        );
+        for (thread, stats) in engine.thread_stats().iter().enumerate() {
+            tracing::debug!(
+                thread,
+                nodes = stats.nodes,
+                tt_hits = stats.tt_hits,
+                cutoffs = stats.cutoffs,
+                first_move_cutoffs = stats.first_move_cutoffs,
+                deferred_moves = stats.deferred_moves,
+                "thread figures"
+            );
+        }
+        drop(engine);
+        // Flag first, then answer: a GUI that reacts to `bestmove` with a new `go` must find this search done
+        // (the loop then joins this thread, which is at most a write away from its end).
+        self.answered.store(true, Ordering::Release);
+        out.send(&format_bestmove(&outcome, chess960));
+    }
+}
