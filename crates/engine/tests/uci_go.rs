@@ -389,3 +389,29 @@ fn quit_and_end_of_input_during_a_search_answer_and_exit() {
     engine.sync();
     engine.quit();
 }
+
+#[test]
+fn several_threads_answer_legal_moves_and_stop_promptly() {
+    let mut engine = Engine::start();
+    engine.send("setoption name Threads value 4");
+    engine.send("setoption name Hash value 32");
+    let position = italian(&mut engine);
+    for go in [
+        "go depth 6",
+        "go nodes 20000",
+        "go movetime 150",
+        "go wtime 1000 btime 1000",
+    ] {
+        engine.send(go);
+        let lines = engine.until_bestmove();
+        assert_legal_bestmove(&position, lines.last().unwrap());
+    }
+    engine.send("go infinite");
+    std::thread::sleep(Duration::from_millis(150));
+    let asked = Instant::now();
+    engine.send("stop");
+    let lines = engine.until_bestmove();
+    println!("stop -> bestmove with 4 threads: {:?}", asked.elapsed());
+    assert_legal_bestmove(&position, lines.last().unwrap());
+    engine.quit();
+}

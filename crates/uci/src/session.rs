@@ -28,6 +28,9 @@ use std::time::{Duration, Instant};
 /// Stack of the thread that runs the search (the search's main thread): generous, the recursion is deep.
 const SEARCH_STACK_BYTES: usize = 64 << 20;
 
+/// Input lines longer than this are cut in the debug log.
+const LOGGED_LINE_BYTES: usize = 4096;
+
 /// The `id name` the engine reports.
 pub const ENGINE_NAME: &str = concat!("Eldest ", env!("CARGO_PKG_VERSION"));
 
@@ -156,7 +159,11 @@ impl Session {
 
     /// Parses and runs one line of input. Problems are answered with `info string`.
     pub fn execute_line(&mut self, line: &str) -> Flow {
-        tracing::debug!(target: "eldest_uci::io", "<< {}", crate::command::echo(line));
+        if line.len() <= LOGGED_LINE_BYTES {
+            tracing::debug!(target: "eldest_uci::io", "<< {line}");
+        } else {
+            tracing::debug!(target: "eldest_uci::io", "<< {} ({} bytes)", &line[..line.floor_char_boundary(LOGGED_LINE_BYTES)], line.len());
+        }
         match parse_line(line) {
             Ok(None) => Flow::Continue,
             Ok(Some(Parsed { command, notes })) => {
