@@ -8,6 +8,7 @@
 //!
 //! Diagnostics go through `tracing` to stderr when `RUST_LOG` is set, or to the UCI option `Debug Log File`;
 //! never to stdout.
+#![forbid(unsafe_code)]
 
 mod logging;
 

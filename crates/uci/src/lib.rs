@@ -34,17 +34,21 @@
 
 mod command;
 mod display;
+mod error;
+mod go;
 mod info;
 mod number;
 mod options;
 mod output;
 mod reader;
+mod search_thread;
 mod session;
+mod token;
 
-pub use command::{
-    Command, Go, MAX_DEPTH, MAX_MATE, MAX_PERFT_DEPTH, MAX_TIME, ParseError, Parsed, parse_line,
-};
+pub use command::{Command, Parsed, parse_line};
 pub use display::board_diagram;
+pub use error::ParseError;
+pub use go::{Go, MAX_DEPTH, MAX_MATE, MAX_PERFT_DEPTH, MAX_TIME};
 pub use info::{format_bestmove, format_info, format_score};
 pub use options::{
     DEFAULT_HASH_MIB, MAX_MULTI_PV, MAX_THREADS, OPTIONS, OptionError, OptionKind, OptionValue, Setting,

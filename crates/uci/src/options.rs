@@ -8,7 +8,7 @@
 use core::fmt;
 use std::time::Duration;
 
-use crate::command::echo;
+use crate::error::echo;
 
 /// The type of an option, with its default and range, as `uci` declares it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

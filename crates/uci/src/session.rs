@@ -10,23 +10,20 @@
 //! `position`, `setoption`, `ucinewgame` — first stop the running search and wait for its `bestmove`, then
 //! run: they are never lost and never race with the search.
 
-use crate::command::{Command, Go, Parsed, parse_line};
+use crate::command::{Command, Parsed, parse_line};
 use crate::display::board_diagram;
-use crate::info::{format_bestmove, format_bestmove_parts, format_info};
+use crate::go::Go;
+use crate::info::{format_bestmove, format_bestmove_parts};
 use crate::options::{DEFAULT_HASH_MIB, OPTIONS, Setting, parse_setoption};
 use crate::output::Output;
+use crate::search_thread::{RunningSearch, SearchJob};
 use eldest_board::{Color, Move, Position, UciMoveError};
 use eldest_repetition::GameHistory;
-use eldest_search::{Clock, Engine, SearchControl, SearchLimits, SearchOptions, bench, eval_trace};
+use eldest_search::{Clock, Engine, SearchLimits, SearchOptions, bench, eval_trace};
 use std::fmt;
 use std::io;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
-use std::thread::JoinHandle;
-use std::time::{Duration, Instant};
-
-/// Stack of the thread that runs the search (the search's main thread): generous, the recursion is deep.
-const SEARCH_STACK_BYTES: usize = 64 << 20;
+use std::time::Duration;
 
 /// Input lines longer than this are cut in the debug log.
 const LOGGED_LINE_BYTES: usize = 4096;
@@ -96,17 +93,6 @@ struct Settings {
     debug: bool,
 }
 
-/// A search running on its thread.
-#[derive(Debug)]
-struct RunningSearch {
-    handle: JoinHandle<()>,
-    control: Arc<SearchControl>,
-    /// Set by the search thread just before it writes `bestmove`.
-    answered: Arc<AtomicBool>,
-    /// The root, for a fallback answer should the thread fail.
-    root: Position,
-}
-
 /// One UCI conversation.
 #[derive(Debug)]
 pub struct Session {
@@ -152,9 +138,7 @@ impl Session {
 
     /// Whether a search is running (it has not yet written its `bestmove`).
     pub fn is_searching(&self) -> bool {
-        self.search
-            .as_ref()
-            .is_some_and(|s| !s.answered.load(Ordering::Acquire))
+        self.search.as_ref().is_some_and(|s| !s.has_answered())
     }
 
     /// Parses and runs one line of input. Problems are answered with `info string`.
@@ -202,10 +186,11 @@ impl Session {
             }
             Command::Go(go) => self.go(go),
             Command::Stop => self.finish_search(),
-            Command::PonderHit => match &self.search {
-                Some(search) if search.control.is_pondering() => search.control.ponderhit(),
-                _ => tracing::debug!("ponderhit without a ponder search: ignored"),
-            },
+            Command::PonderHit => {
+                if !self.search.as_ref().is_some_and(RunningSearch::ponderhit) {
+                    tracing::debug!("ponderhit without a ponder search: ignored");
+                }
+            }
             Command::Quit => {
                 self.finish_search();
                 return Flow::Quit;
@@ -239,35 +224,15 @@ impl Session {
 
     /// Joins a search thread that has already answered, so that a new `go` may start at once.
     fn reap_finished(&mut self) {
-        if self
-            .search
-            .as_ref()
-            .is_some_and(|s| s.answered.load(Ordering::Acquire))
-        {
+        if self.search.as_ref().is_some_and(RunningSearch::has_answered) {
             self.finish_search();
         }
     }
 
     /// Stops the running search, if any, and waits until its thread has written `bestmove` and ended.
     fn finish_search(&mut self) {
-        let Some(search) = self.search.take() else {
-            return;
-        };
-        let asked = Instant::now();
-        search.control.stop();
-        let joined = search.handle.join();
-        tracing::debug!(
-            latency_us = u64::try_from(asked.elapsed().as_micros()).unwrap_or(u64::MAX),
-            "search stopped and joined"
-        );
-        if joined.is_err() {
-            self.out
-                .info_string("the search thread failed; answering with a legal move");
-            if !search.answered.load(Ordering::Acquire) {
-                let fallback = search.root.legal_moves().first().copied();
-                self.out
-                    .send(&format_bestmove_parts(fallback, None, search.root.is_chess960()));
-            }
+        if let Some(search) = self.search.take() {
+            search.stop_and_join(&self.out);
         }
     }
 
@@ -321,7 +286,7 @@ impl Session {
                 Err(error) => {
                     return self.out.info_string(&format!(
                         "position fen: invalid FEN '{}': {error}; position unchanged",
-                        crate::command::echo(fen)
+                        crate::error::echo(fen)
                     ));
                 }
             },
@@ -345,7 +310,7 @@ impl Session {
                     return self.out.info_string(&format!(
                         "position: move {} '{}' {why} in {}; position unchanged",
                         index + 1,
-                        crate::command::echo(text),
+                        crate::error::echo(text),
                         position.to_fen()
                     ));
                 }
@@ -374,7 +339,7 @@ impl Session {
                     return self.out.info_string(&format!(
                         "go searchmoves: move {} '{}': {error}; no search started",
                         index + 1,
-                        crate::command::echo(text)
+                        crate::error::echo(text)
                     ));
                 }
             }
@@ -387,9 +352,6 @@ impl Session {
             return self.out.send("bestmove 0000");
         }
         let limits = self.limits(&go, search_moves);
-        let control = Arc::new(SearchControl::new());
-        control.reset(go.ponder);
-        let answered = Arc::new(AtomicBool::new(false));
         let job = SearchJob {
             engine: Arc::clone(&self.engine),
             out: self.out.clone(),
@@ -397,22 +359,10 @@ impl Session {
             game: Arc::clone(&self.game),
             limits,
             options: self.settings.search.clone(),
-            control: Arc::clone(&control),
-            answered: Arc::clone(&answered),
+            ponder: go.ponder,
         };
-        let spawned = std::thread::Builder::new()
-            .name("eldest-search".to_string())
-            .stack_size(SEARCH_STACK_BYTES)
-            .spawn(move || job.run());
-        match spawned {
-            Ok(handle) => {
-                self.search = Some(RunningSearch {
-                    handle,
-                    control,
-                    answered,
-                    root,
-                })
-            }
+        match RunningSearch::spawn(job) {
+            Ok(search) => self.search = Some(search),
             Err(error) => {
                 self.out
                     .info_string(&format!("go: cannot start the search thread: {error}"));
@@ -490,54 +440,4 @@ fn history_of(start: &Position, played: &[(u64, u16)]) -> GameHistory {
     std::iter::once((start.key(), start.halfmove_clock()))
         .chain(played.iter().copied())
         .collect()
-}
-
-/// Everything the search thread needs, moved into it.
-struct SearchJob {
-    engine: Arc<Mutex<Engine>>,
-    out: Output,
-    root: Position,
-    game: Arc<GameHistory>,
-    limits: SearchLimits,
-    options: SearchOptions,
-    control: Arc<SearchControl>,
-    answered: Arc<AtomicBool>,
-}
-
-impl SearchJob {
-    fn run(self) {
-        let chess960 = self.root.is_chess960();
-        let mut engine = self.engine.lock().unwrap_or_else(PoisonError::into_inner);
-        let out = &self.out;
-        let outcome = engine.search(
-            &self.root,
-            self.game,
-            &self.limits,
-            &self.options,
-            &self.control,
-            &mut |report| out.send(&format_info(report, chess960)),
-        );
-        tracing::debug!(
-            nodes = outcome.nodes,
-            depth = outcome.depth,
-            time_ms = u64::try_from(outcome.time.as_millis()).unwrap_or(u64::MAX),
-            "search done"
-        );
-        for (thread, stats) in engine.thread_stats().iter().enumerate() {
-            tracing::debug!(
-                thread,
-                nodes = stats.nodes,
-                tt_hits = stats.tt_hits,
-                cutoffs = stats.cutoffs,
-                first_move_cutoffs = stats.first_move_cutoffs,
-                deferred_moves = stats.deferred_moves,
-                "thread figures"
-            );
-        }
-        drop(engine);
-        // Flag first, then answer: a GUI that reacts to `bestmove` with a new `go` must find this search done
-        // (the loop then joins this thread, which is at most a write away from its end).
-        self.answered.store(true, Ordering::Release);
-        out.send(&format_bestmove(&outcome, chess960));
-    }
 }
