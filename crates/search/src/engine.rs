@@ -304,6 +304,18 @@ impl IterationPlan<'_> {
                 }
             }
             let (score, pv) = lines.swap_remove(0);
+            tracing::debug!(
+                thread = worker.index,
+                depth = search_depth,
+                seldepth = worker.seldepth,
+                score,
+                nodes = worker.stats.nodes,
+                tt_hits = worker.stats.tt_hits,
+                cutoffs = worker.stats.cutoffs,
+                first_move_cutoffs = worker.stats.first_move_cutoffs,
+                elapsed_ms = self.start.elapsed().as_millis() as u64,
+                "iteration complete"
+            );
             completed = Some(Completed {
                 depth: search_depth,
                 score,
