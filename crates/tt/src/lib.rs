@@ -17,7 +17,7 @@
 //! ```
 //! use eldest_tt::{probe_cutoff, Bound, ProbeOutcome, Record, TranspositionTable, MATE};
 //!
-//! let tt = TranspositionTable::new(16)?; // 16 MiB, shared by reference or Arc
+//! let tt = TranspositionTable::new(1)?; // size in MiB (UCI `Hash`); share it by reference or Arc
 //! tt.new_search();
 //! let key = 0x9d39_247e_3377_6d41;
 //!

@@ -31,7 +31,7 @@ use crate::table::TranspositionTable;
 /// `?`, abort, panic unwinding).
 ///
 /// ```
-/// let tt = eldest_tt::TranspositionTable::new(1)?;
+/// let tt = eldest_tt::TranspositionTable::with_buckets(64)?;
 /// {
 ///     let guard = tt.enter_guard(0xfeed, 8);
 ///     assert!(guard.is_counted());

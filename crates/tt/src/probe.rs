@@ -45,7 +45,7 @@ pub enum ExclusiveProbe {
 ///
 /// ```
 /// use eldest_tt::{probe_cutoff, Bound, ProbeOutcome, Record, TranspositionTable};
-/// let tt = TranspositionTable::new(1)?;
+/// let tt = TranspositionTable::with_buckets(64)?;
 /// tt.store(1, 0, Record { best_move: 77, score: 120, static_eval: Some(0), depth: 6, bound: Bound::LOWER });
 /// // Deep enough, and a lower bound of 120 proves a fail-high against beta = 100.
 /// assert_eq!(probe_cutoff(tt.probe(1), 5, 50, 100, 0), ProbeOutcome::Cutoff(120));
@@ -90,7 +90,7 @@ impl TranspositionTable {
     ///
     /// ```
     /// use eldest_tt::{ExclusiveProbe, ProbeOutcome, TranspositionTable};
-    /// let tt = TranspositionTable::new(1)?;
+    /// let tt = TranspositionTable::with_buckets(64)?;
     /// let _inside = tt.enter_guard(9, 4); // another thread searching node 9
     /// assert_eq!(tt.probe_exclusive(9, 4, -10, 10, 3, true), ExclusiveProbe::OnEvaluation);
     /// // Not exclusive: the entry `enter` created, which has neither score nor move yet.

@@ -99,7 +99,7 @@ impl TranspositionTable {
     ///
     /// ```
     /// use eldest_tt::{Bound, Record, StoreOutcome, TranspositionTable};
-    /// let tt = TranspositionTable::new(1)?;
+    /// let tt = TranspositionTable::with_buckets(64)?;
     /// let deep = Record { best_move: 12, score: 40, static_eval: Some(3), depth: 9, bound: Bound::LOWER };
     /// assert_eq!(tt.store(7, 0, deep), StoreOutcome::Inserted);
     /// // A shallower bound for the same position does not replace the deeper one.
@@ -150,7 +150,7 @@ impl TranspositionTable {
     ///
     /// ```
     /// use eldest_tt::{probe_cutoff, ProbeOutcome, TranspositionTable, MATE};
-    /// let tt = TranspositionTable::new(1)?;
+    /// let tt = TranspositionTable::with_buckets(64)?;
     /// tt.pin_draw(42).unwrap();
     /// let outcome = probe_cutoff(tt.probe(42), 30, -MATE, MATE, 5);
     /// assert_eq!(outcome, ProbeOutcome::Cutoff(0));
