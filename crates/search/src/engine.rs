@@ -6,8 +6,9 @@
 //! completed the deepest iteration. The other parallel algorithms plug into the same node search through
 //! [`SearchHooks`](crate::SearchHooks).
 
-use crate::hooks::Serial;
+use crate::hooks::{SearchHooks, Serial};
 use crate::limits::{SearchControl, SearchLimits, SearchOptions};
+use crate::parallel::{AbdadaHooks, CurrentlySearching, ParallelAlgorithm, SimplifiedAbdadaHooks};
 use crate::report::{IterationReport, Score, ScoreBound, SearchOutcome};
 use crate::time::TimeManager;
 use crate::worker::{INFINITY, MAX_PLY, SharedSearch, ThreadStats, Worker};
@@ -42,6 +43,8 @@ pub struct Engine {
     tt: TranspositionTable,
     workers: Vec<Worker>,
     last_stats: Vec<ThreadStats>,
+    /// Simplified ABDADA's table, sized by the settings of the last search that used it.
+    currently_searching: CurrentlySearching,
 }
 
 /// The last completed iteration of one thread.
@@ -62,6 +65,7 @@ impl Engine {
             tt: TranspositionTable::new(hash_mib)?,
             workers: vec![Worker::new()],
             last_stats: Vec::new(),
+            currently_searching: CurrentlySearching::new(1, 1),
         })
     }
 
@@ -87,6 +91,12 @@ impl Engine {
     /// Transposition-table fill in permille.
     pub fn hashfull(&self) -> u32 {
         self.tt.hashfull()
+    }
+
+    /// What the parallel algorithms leave in the shared tables between searches: ABDADA `nproc` counts still
+    /// standing (must be 0 when no search runs) and occupied `currently_searching` slots (must be 0 too).
+    pub fn parallel_leftovers(&self) -> (usize, usize) {
+        (self.tt.nproc_total(), self.currently_searching.occupied())
     }
 
     /// Per-thread counters of the last search.
@@ -159,33 +169,61 @@ impl Engine {
             node_counters: &counters,
         };
         let multi_pv = options.multi_pv.clamp(1, candidates);
-        let run = IterationPlan {
-            root,
-            limits,
-            multi_pv,
-            start,
+        let settings = options.parallel;
+        // One thread is the plain serial search, whatever the algorithm (see `parallel`).
+        let algorithm = if threads == 1 {
+            ParallelAlgorithm::Lazy
+        } else {
+            settings.algorithm
         };
-
+        let staggered_depths = algorithm == ParallelAlgorithm::Lazy;
         let (main, helpers) = self.workers.split_first_mut().expect("at least one worker");
-        let results: Vec<Option<Completed>> = std::thread::scope(|scope| {
-            let handles: Vec<_> = helpers
-                .iter_mut()
-                .map(|helper| {
-                    let shared = &shared;
-                    let run = &run;
-                    std::thread::Builder::new()
-                        .name(format!("eldest-helper-{}", helper.index))
-                        .stack_size(SEARCH_STACK_BYTES)
-                        .spawn_scoped(scope, move || run.iterate(helper, shared, &mut |_| {}))
-                        .expect("spawn a search thread")
-                })
-                .collect();
-            let main_result = run.iterate(main, &shared, on_iteration);
-            abort.store(true, Ordering::Relaxed);
-            let mut results = vec![main_result];
-            results.extend(handles.into_iter().map(|h| h.join().unwrap_or(None)));
-            results
-        });
+        let results = match algorithm {
+            ParallelAlgorithm::Lazy => {
+                let plan = IterationPlan {
+                    root,
+                    limits,
+                    multi_pv,
+                    start,
+                    hooks: &Serial,
+                    staggered_depths,
+                };
+                run_threads(main, helpers, &shared, &plan, on_iteration)
+            }
+            ParallelAlgorithm::Abdada => {
+                let hooks = AbdadaHooks { tt: &self.tt };
+                let plan = IterationPlan {
+                    root,
+                    limits,
+                    multi_pv,
+                    start,
+                    hooks: &hooks,
+                    staggered_depths,
+                };
+                run_threads(main, helpers, &shared, &plan, on_iteration)
+            }
+            ParallelAlgorithm::SimplifiedAbdada => {
+                if self.currently_searching.rows() != settings.cs_rows.max(1).next_power_of_two()
+                    || self.currently_searching.ways() != settings.cs_ways.max(1)
+                {
+                    self.currently_searching = CurrentlySearching::new(settings.cs_rows, settings.cs_ways);
+                }
+                self.currently_searching.clear();
+                let hooks = SimplifiedAbdadaHooks {
+                    table: &self.currently_searching,
+                    defer_depth: settings.defer_depth,
+                };
+                let plan = IterationPlan {
+                    root,
+                    limits,
+                    multi_pv,
+                    start,
+                    hooks: &hooks,
+                    staggered_depths,
+                };
+                run_threads(main, helpers, &shared, &plan, on_iteration)
+            }
+        };
 
         // Never answer before stop or ponderhit in infinite or ponder mode.
         while (limits.infinite || control.is_pondering()) && !control.is_stopped() {
@@ -239,15 +277,47 @@ impl Engine {
     }
 }
 
+/// Runs the main thread's iterative deepening on the calling thread and the helpers' on scoped threads; when
+/// the main thread is done the helpers are aborted and joined. Returns each thread's last completed iteration.
+fn run_threads<H: SearchHooks>(
+    main: &mut Worker,
+    helpers: &mut [Worker],
+    shared: &SharedSearch<'_>,
+    plan: &IterationPlan<'_, H>,
+    on_iteration: &mut dyn FnMut(&IterationReport),
+) -> Vec<Option<Completed>> {
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = helpers
+            .iter_mut()
+            .map(|helper| {
+                std::thread::Builder::new()
+                    .name(format!("eldest-helper-{}", helper.index))
+                    .stack_size(SEARCH_STACK_BYTES)
+                    .spawn_scoped(scope, move || plan.iterate(helper, shared, &mut |_| {}))
+                    .expect("spawn a search thread")
+            })
+            .collect();
+        let main_result = plan.iterate(main, shared, on_iteration);
+        shared.abort.store(true, Ordering::Relaxed);
+        let mut results = vec![main_result];
+        results.extend(handles.into_iter().map(|h| h.join().unwrap_or(None)));
+        results
+    })
+}
+
 /// What every thread's iterative deepening shares.
-struct IterationPlan<'a> {
+struct IterationPlan<'a, H> {
     root: &'a Position,
     limits: &'a SearchLimits,
     multi_pv: usize,
     start: Instant,
+    /// The parallel algorithm's hooks.
+    hooks: &'a H,
+    /// Lazy SMP: odd helpers search one ply deeper. The ABDADAs search the same depth on every thread.
+    staggered_depths: bool,
 }
 
-impl IterationPlan<'_> {
+impl<H: SearchHooks> IterationPlan<'_, H> {
     /// Iterative deepening on one thread; returns its last completed iteration.
     fn iterate(
         &self,
@@ -265,7 +335,7 @@ impl IterationPlan<'_> {
         let mut depth = 1;
         while depth <= max_depth {
             // Lazy SMP: odd helpers search one ply deeper than the main thread would.
-            let search_depth = if is_main {
+            let search_depth = if is_main || !self.staggered_depths {
                 depth
             } else {
                 (depth + (worker.index as u32 & 1)).min(max_depth)
@@ -365,16 +435,8 @@ impl IterationPlan<'_> {
             _ => (-INFINITY, INFINITY),
         };
         loop {
-            let score = worker.search::<true, Serial>(
-                shared,
-                &Serial,
-                self.root,
-                alpha,
-                beta,
-                depth as i32,
-                0,
-                false,
-            );
+            let score =
+                worker.search::<true, H>(shared, self.hooks, self.root, alpha, beta, depth as i32, 0, false);
             if worker.stopped() {
                 return None;
             }

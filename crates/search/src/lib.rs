@@ -32,6 +32,7 @@ mod eval;
 mod hooks;
 mod limits;
 mod ordering;
+mod parallel;
 mod pesto;
 mod report;
 mod see;
@@ -40,9 +41,13 @@ mod worker;
 
 pub use engine::{Engine, uci_score};
 pub use eval::{EvalTrace, FULL_PHASE, TEMPO, eval_trace, evaluate};
-pub use hooks::{SearchHooks, Serial};
+pub use hooks::{MoveContext, SearchHooks, Serial};
 pub use limits::{Clock, SearchControl, SearchLimits, SearchOptions};
 pub use ordering::{HISTORY_MAX, History, MovePicker, PickerKind};
+pub use parallel::{
+    AbdadaHooks, CurrentlySearching, ParallelAlgorithm, ParallelSettings, ParseAlgorithmError,
+    SimplifiedAbdadaHooks,
+};
 pub use report::{IterationReport, Score, ScoreBound, SearchOutcome};
 pub use see::{SEE_VALUE, see_ge};
 pub use time::TimeManager;

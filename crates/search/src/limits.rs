@@ -45,6 +45,8 @@ pub struct SearchOptions {
     pub move_overhead: Duration,
     /// Search threads (`Threads`), at least 1.
     pub threads: usize,
+    /// The parallel algorithm and its knobs (`ParallelAlgorithm`, `DeferDepth`, `CsTableRows`, `CsWays`).
+    pub parallel: crate::parallel::ParallelSettings,
 }
 
 impl Default for SearchOptions {
@@ -53,6 +55,7 @@ impl Default for SearchOptions {
             multi_pv: 1,
             move_overhead: Duration::from_millis(30),
             threads: 1,
+            parallel: crate::parallel::ParallelSettings::default(),
         }
     }
 }

@@ -4,7 +4,7 @@
 //! detection. See docs/search.md for why each technique is there.
 
 use crate::eval::evaluate;
-use crate::hooks::SearchHooks;
+use crate::hooks::{MoveContext, SearchHooks};
 use crate::limits::SearchControl;
 use crate::ordering::{History, MovePicker, PickerKind, is_losing_noisy};
 use crate::see::see_ge;
@@ -285,6 +285,8 @@ impl Worker {
             ProbeOutcome::Miss => None,
         }
         .and_then(Move::from_bits);
+        // From here on this thread is inside the node (ABDADA's nproc); the guard leaves on every return.
+        let _inside = hooks.enter_node(key, depth);
 
         let static_eval = if in_check {
             -INFINITY
@@ -402,7 +404,18 @@ impl Worker {
             }
 
             let eldest = moves_searched == 0;
-            if !eldest && !is_deferred && hooks.defer_move(key, mv, child.key(), depth) {
+            if !eldest
+                && !is_deferred
+                && hooks.defer_move(&MoveContext {
+                    key,
+                    mv,
+                    child_key: child.key(),
+                    depth,
+                    alpha,
+                    beta,
+                    ply,
+                })
+            {
                 self.stats.deferred_moves += 1;
                 deferred.push(mv);
                 continue;

@@ -77,6 +77,14 @@ pub enum Setting {
     MoveOverhead(Duration),
     /// `Debug Log File`: send diagnostics to this file (empty: no file).
     DebugLogFile(String),
+    /// `ParallelAlgorithm`: which algorithm runs the search threads.
+    ParallelAlgorithm(eldest_search::ParallelAlgorithm),
+    /// `DeferDepth`: simplified ABDADA marks and defers moves only at this remaining depth or more.
+    DeferDepth(i32),
+    /// `CsTableRows`: rows of simplified ABDADA's `currently_searching` table (rounded up to a power of two).
+    CsTableRows(usize),
+    /// `CsWays`: slots per row of that table.
+    CsWays(usize),
 }
 
 /// One option: its name, type, and how a valid value becomes a [`Setting`].
@@ -159,6 +167,44 @@ pub static OPTIONS: &[UciOption] = &[
             OptionValue::String(path) => Setting::DebugLogFile(path),
             _ => Setting::DebugLogFile(String::new()),
         },
+    },
+    UciOption {
+        name: "ParallelAlgorithm",
+        kind: OptionKind::Combo {
+            default: "lazy",
+            values: &["lazy", "abdada", "simplified-abdada"],
+        },
+        setting: |v| match v {
+            OptionValue::Combo(name) => Setting::ParallelAlgorithm(name.parse().unwrap_or_default()),
+            _ => Setting::ParallelAlgorithm(eldest_search::ParallelAlgorithm::default()),
+        },
+    },
+    UciOption {
+        name: "DeferDepth",
+        kind: OptionKind::Spin {
+            default: 3,
+            min: 1,
+            max: 64,
+        },
+        setting: |v| Setting::DeferDepth(i32::try_from(spin(&v)).unwrap_or(3)),
+    },
+    UciOption {
+        name: "CsTableRows",
+        kind: OptionKind::Spin {
+            default: 32_768,
+            min: 1,
+            max: 1 << 22,
+        },
+        setting: |v| Setting::CsTableRows(spin_usize(&v)),
+    },
+    UciOption {
+        name: "CsWays",
+        kind: OptionKind::Spin {
+            default: 4,
+            min: 1,
+            max: 64,
+        },
+        setting: |v| Setting::CsWays(spin_usize(&v)),
     },
 ];
 
@@ -341,6 +387,10 @@ mod tests {
                 "option name UCI_Chess960 type check default false",
                 "option name Move Overhead type spin default 30 min 0 max 5000",
                 "option name Debug Log File type string default <empty>",
+                "option name ParallelAlgorithm type combo default lazy var lazy var abdada var simplified-abdada",
+                "option name DeferDepth type spin default 3 min 1 max 64",
+                "option name CsTableRows type spin default 32768 min 1 max 4194304",
+                "option name CsWays type spin default 4 min 1 max 64",
             ]
         );
     }

@@ -267,6 +267,10 @@ impl Session {
                 }
             }
             Setting::MoveOverhead(overhead) => self.settings.search.move_overhead = overhead,
+            Setting::ParallelAlgorithm(algorithm) => self.settings.search.parallel.algorithm = algorithm,
+            Setting::DeferDepth(depth) => self.settings.search.parallel.defer_depth = depth,
+            Setting::CsTableRows(rows) => self.settings.search.parallel.cs_rows = rows,
+            Setting::CsWays(ways) => self.settings.search.parallel.cs_ways = ways,
             Setting::DebugLogFile(path) => match (self.hooks.debug_log_file)(&path) {
                 Ok(()) => self.settings.debug_log_file = path,
                 Err(error) => self.out.info_string(&format!(

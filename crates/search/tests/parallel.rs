@@ -1,0 +1,211 @@
+//! The parallel algorithms as a user sees them: with one thread each is the plain search; with 2, 4 and 8
+//! threads (oversubscribed here, which is fine for correctness) they find mates with the right score, play
+//! legal moves, honour `stop`, and leave no `nproc` count or `currently_searching` mark behind.
+
+use eldest_board::Position;
+use eldest_repetition::GameHistory;
+use eldest_search::{
+    Engine, ParallelAlgorithm, ParallelSettings, Score, SearchControl, SearchLimits, SearchOptions,
+    SearchOutcome,
+};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+fn game_of(position: &Position) -> Arc<GameHistory> {
+    Arc::new(
+        [(position.key(), position.halfmove_clock())]
+            .into_iter()
+            .collect(),
+    )
+}
+
+fn options(algorithm: ParallelAlgorithm, threads: usize) -> SearchOptions {
+    SearchOptions {
+        threads,
+        parallel: ParallelSettings {
+            algorithm,
+            ..ParallelSettings::default()
+        },
+        ..SearchOptions::default()
+    }
+}
+
+fn search(
+    engine: &mut Engine,
+    fen: &str,
+    limits: &SearchLimits,
+    options: &SearchOptions,
+) -> (Position, SearchOutcome) {
+    let position = Position::from_fen(fen).unwrap();
+    let outcome = engine.search(
+        &position,
+        game_of(&position),
+        limits,
+        options,
+        &SearchControl::new(),
+        &mut |_| {},
+    );
+    (position, outcome)
+}
+
+fn depth(d: u32) -> SearchLimits {
+    SearchLimits {
+        depth: Some(d),
+        ..SearchLimits::default()
+    }
+}
+
+const ALGORITHMS: [ParallelAlgorithm; 3] = [
+    ParallelAlgorithm::Lazy,
+    ParallelAlgorithm::Abdada,
+    ParallelAlgorithm::SimplifiedAbdada,
+];
+
+#[test]
+fn with_one_thread_every_algorithm_searches_exactly_the_plain_search() {
+    for fen in eldest_search::bench::BENCH_POSITIONS.iter().take(12) {
+        let mut reference = None;
+        for algorithm in ALGORITHMS {
+            let mut engine = Engine::new(16).unwrap();
+            let (_, outcome) = search(&mut engine, fen, &depth(8), &options(algorithm, 1));
+            let signature = (outcome.nodes, outcome.best_move, outcome.score, outcome.depth);
+            match reference {
+                None => reference = Some(signature),
+                Some(expected) => assert_eq!(signature, expected, "{algorithm} differs on {fen}"),
+            }
+        }
+    }
+}
+
+#[test]
+fn mates_are_found_with_the_right_score_by_every_algorithm_at_2_4_and_8_threads() {
+    let mates = [
+        ("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", 1),
+        ("7k/8/5K2/8/8/8/8/6R1 w - - 0 1", 2),
+        ("r5rk/5p1p/5R2/4B3/8/8/7P/7K w - - 0 1", 3),
+        ("8/6R1/8/8/8/8/3K4/7k w - - 0 1", 4),
+    ];
+    for algorithm in ALGORITHMS {
+        for threads in [2, 4, 8] {
+            let mut engine = Engine::new(16).unwrap();
+            for (fen, moves) in mates {
+                let (position, outcome) = search(
+                    &mut engine,
+                    fen,
+                    &depth(2 * moves + 4),
+                    &options(algorithm, threads),
+                );
+                assert_eq!(
+                    outcome.score,
+                    Score::Mate(moves as i32),
+                    "{algorithm} {threads} threads: {fen}"
+                );
+                assert!(position.is_legal(outcome.best_move.unwrap()));
+                assert_eq!(
+                    engine.parallel_leftovers(),
+                    (0, 0),
+                    "{algorithm} {threads} threads left marks behind"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn best_moves_are_legal_and_nothing_leaks_over_many_positions() {
+    for algorithm in ALGORITHMS {
+        for threads in [2, 4, 8] {
+            let mut engine = Engine::new(16).unwrap();
+            for fen in eldest_search::bench::BENCH_POSITIONS.iter().step_by(3) {
+                let (position, outcome) = search(&mut engine, fen, &depth(7), &options(algorithm, threads));
+                match outcome.best_move {
+                    Some(best) => assert!(position.is_legal(best), "{algorithm} {threads}: {fen}"),
+                    None => assert!(!position.has_legal_move()),
+                }
+                assert_eq!(
+                    engine.parallel_leftovers(),
+                    (0, 0),
+                    "{algorithm} {threads}: {fen}"
+                );
+                let stats = engine.thread_stats();
+                assert_eq!(stats.len(), threads);
+                assert_eq!(
+                    stats.iter().map(|s| s.nodes).sum::<u64>(),
+                    outcome.nodes,
+                    "nodes are summed over threads"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn the_abdadas_defer_moves_when_threads_share_the_work() {
+    // A deep enough search on 4 threads must hit busy younger brothers at least once.
+    for algorithm in [ParallelAlgorithm::Abdada, ParallelAlgorithm::SimplifiedAbdada] {
+        let mut engine = Engine::new(16).unwrap();
+        let fen = "r1bq1rk1/ppp1nppp/4n3/3p3Q/3P4/1BP1B3/PP1N2PP/R4RK1 w - - 1 16";
+        search(&mut engine, fen, &depth(11), &options(algorithm, 4));
+        let deferred: u64 = engine.thread_stats().iter().map(|s| s.deferred_moves).sum();
+        assert!(deferred > 0, "{algorithm}: no move was ever deferred");
+    }
+}
+
+#[test]
+fn stop_is_honoured_and_all_threads_joined_under_random_stop_timing() {
+    // Many short searches stopped at random moments: no deadlock, no panic, a legal move, no leaked marks.
+    let mut state = 0x9e37_79b9_7f4a_7c15_u64;
+    let mut next = move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    };
+    let iterations = if cfg!(debug_assertions) { 150 } else { 1000 };
+    let positions: Vec<Position> = eldest_search::bench::BENCH_POSITIONS
+        .iter()
+        .map(|f| Position::from_fen(f).unwrap())
+        .collect();
+    let mut engines: Vec<Engine> = (0..3).map(|_| Engine::new(4).unwrap()).collect();
+    for i in 0..iterations {
+        let algorithm = ALGORITHMS[i % 3];
+        let threads = [2, 4, 8][(next() % 3) as usize];
+        let position = positions[(next() % positions.len() as u64) as usize];
+        let control = Arc::new(SearchControl::new());
+        let stopper = Arc::clone(&control);
+        let delay = Duration::from_micros(next() % 3000);
+        let handle = std::thread::spawn(move || {
+            std::thread::sleep(delay);
+            stopper.stop();
+        });
+        let limits = SearchLimits {
+            infinite: true,
+            ..SearchLimits::default()
+        };
+        let started = Instant::now();
+        let engine = &mut engines[i % 3];
+        let outcome = engine.search(
+            &position,
+            game_of(&position),
+            &limits,
+            &options(algorithm, threads),
+            &control,
+            &mut |_| {},
+        );
+        handle.join().unwrap();
+        assert!(
+            started.elapsed() < Duration::from_secs(20),
+            "hang check: {algorithm} {threads}"
+        );
+        if let Some(best) = outcome.best_move {
+            assert!(position.is_legal(best), "{algorithm} {threads}");
+        } else {
+            assert!(!position.has_legal_move());
+        }
+        assert_eq!(
+            engine.parallel_leftovers(),
+            (0, 0),
+            "{algorithm} {threads} after a stop"
+        );
+    }
+}
