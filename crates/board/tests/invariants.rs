@@ -447,7 +447,10 @@ fn checkmate_and_stalemate_follow_from_check_and_moves() {
 
 #[test]
 fn divide_sums_to_perft() {
-    assert!(eldest_board::Position::startpos().divide(0).is_empty(), "depth 0 has no root moves to split by");
+    assert!(
+        eldest_board::Position::startpos().divide(0).is_empty(),
+        "depth 0 has no root moves to split by"
+    );
     check_all("divide", every(40, 200), |pos, failures| {
         for depth in 1..=3 {
             let divide = pos.divide(depth);
