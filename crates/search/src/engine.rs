@@ -158,6 +158,16 @@ impl Engine {
             worker.index = index;
             worker.root_allowed.clone_from(&allowed);
         }
+        let settings = options.parallel;
+        // One thread is the plain serial search, whatever the algorithm (see `parallel`).
+        let algorithm = if threads == 1 {
+            ParallelAlgorithm::Lazy
+        } else {
+            settings.algorithm
+        };
+        if algorithm == ParallelAlgorithm::SimplifiedAbdada {
+            self.prepare_currently_searching(settings.cs_rows, settings.cs_ways);
+        }
         let abort = AtomicBool::new(false);
         let counters: Vec<AtomicU64> = (0..threads).map(|_| AtomicU64::new(0)).collect();
         let shared = SharedSearch {
@@ -169,59 +179,28 @@ impl Engine {
             node_counters: &counters,
         };
         let multi_pv = options.multi_pv.clamp(1, candidates);
-        let settings = options.parallel;
-        // One thread is the plain serial search, whatever the algorithm (see `parallel`).
-        let algorithm = if threads == 1 {
-            ParallelAlgorithm::Lazy
-        } else {
-            settings.algorithm
+        let plan = PlanBase {
+            root,
+            limits,
+            multi_pv,
+            start,
+            staggered_depths: algorithm == ParallelAlgorithm::Lazy,
         };
-        let staggered_depths = algorithm == ParallelAlgorithm::Lazy;
         let (main, helpers) = self.workers.split_first_mut().expect("at least one worker");
         let results = match algorithm {
             ParallelAlgorithm::Lazy => {
-                let plan = IterationPlan {
-                    root,
-                    limits,
-                    multi_pv,
-                    start,
-                    hooks: &Serial,
-                    staggered_depths,
-                };
-                run_threads(main, helpers, &shared, &plan, on_iteration)
+                run_threads(main, helpers, &shared, &plan.with_hooks(&Serial), on_iteration)
             }
             ParallelAlgorithm::Abdada => {
                 let hooks = AbdadaHooks { tt: &self.tt };
-                let plan = IterationPlan {
-                    root,
-                    limits,
-                    multi_pv,
-                    start,
-                    hooks: &hooks,
-                    staggered_depths,
-                };
-                run_threads(main, helpers, &shared, &plan, on_iteration)
+                run_threads(main, helpers, &shared, &plan.with_hooks(&hooks), on_iteration)
             }
             ParallelAlgorithm::SimplifiedAbdada => {
-                if self.currently_searching.rows() != settings.cs_rows.max(1).next_power_of_two()
-                    || self.currently_searching.ways() != settings.cs_ways.max(1)
-                {
-                    self.currently_searching = CurrentlySearching::new(settings.cs_rows, settings.cs_ways);
-                }
-                self.currently_searching.clear();
                 let hooks = SimplifiedAbdadaHooks {
                     table: &self.currently_searching,
                     defer_depth: settings.defer_depth,
                 };
-                let plan = IterationPlan {
-                    root,
-                    limits,
-                    multi_pv,
-                    start,
-                    hooks: &hooks,
-                    staggered_depths,
-                };
-                run_threads(main, helpers, &shared, &plan, on_iteration)
+                run_threads(main, helpers, &shared, &plan.with_hooks(&hooks), on_iteration)
             }
         };
 
@@ -264,6 +243,16 @@ impl Engine {
         }
     }
 
+    /// Gives simplified ABDADA an empty `currently_searching` table of the configured shape.
+    fn prepare_currently_searching(&mut self, rows: usize, ways: usize) {
+        if self.currently_searching.rows() != rows.max(1).next_power_of_two()
+            || self.currently_searching.ways() != ways.max(1)
+        {
+            self.currently_searching = CurrentlySearching::new(rows, ways);
+        }
+        self.currently_searching.clear();
+    }
+
     /// The stored best reply after `mv`, when the principal variation ended at the root move.
     fn ponder_from_table(&self, root: &Position, mv: Move) -> Option<Move> {
         let mut child = *root;
@@ -303,6 +292,32 @@ fn run_threads<H: SearchHooks>(
         results.extend(handles.into_iter().map(|h| h.join().unwrap_or(None)));
         results
     })
+}
+
+/// An iteration plan before the algorithm's hooks are chosen.
+#[derive(Clone, Copy)]
+struct PlanBase<'a> {
+    root: &'a Position,
+    limits: &'a SearchLimits,
+    multi_pv: usize,
+    start: Instant,
+    staggered_depths: bool,
+}
+
+impl<'a> PlanBase<'a> {
+    fn with_hooks<'h, H>(self, hooks: &'h H) -> IterationPlan<'h, H>
+    where
+        'a: 'h,
+    {
+        IterationPlan {
+            root: self.root,
+            limits: self.limits,
+            multi_pv: self.multi_pv,
+            start: self.start,
+            hooks,
+            staggered_depths: self.staggered_depths,
+        }
+    }
 }
 
 /// What every thread's iterative deepening shares.

@@ -310,7 +310,7 @@ mod tests {
         }
         table.starting(0x1234); // row full: overwrites slot 0
         table.starting(0x1234 + 16); // already present
-        table.slots[2].store(0x1234, Ordering::Relaxed); // the racing second copy
+        table.row(0x1234)[2].store(0x1234, Ordering::Relaxed); // the racing second copy
         assert_eq!(
             table
                 .row(0x1234)

@@ -111,6 +111,41 @@ impl PvTable {
     }
 }
 
+/// What a node learnt, for the transposition table.
+struct SearchResult {
+    best_move: Option<Move>,
+    best_score: i32,
+    /// Alpha when the node was entered: a best score above it is exact, at or below it an upper bound.
+    original_alpha: i32,
+    beta: i32,
+}
+
+/// Stores a node's result with the bound its score proves.
+fn store_result(
+    shared: &SharedSearch<'_>,
+    key: u64,
+    ply: usize,
+    depth: i32,
+    result: SearchResult,
+    static_eval: Option<i32>,
+) {
+    let bound = if result.best_score >= result.beta {
+        Bound::LOWER
+    } else if result.best_score > result.original_alpha {
+        Bound::EXACT
+    } else {
+        Bound::UPPER
+    };
+    let record = Record {
+        best_move: result.best_move.map_or(0, Move::to_bits),
+        score: result.best_score,
+        static_eval,
+        depth,
+        bound,
+    };
+    shared.tt.store(key, ply, record);
+}
+
 /// One search thread: everything that is not shared.
 pub struct Worker {
     history: History,
@@ -524,24 +559,20 @@ impl Worker {
             return alpha;
         }
 
-        let bound = if best_score >= beta {
-            Bound::LOWER
-        } else if best_score > original_alpha {
-            Bound::EXACT
-        } else {
-            Bound::UPPER
-        };
         if !root || self.root_excluded.is_empty() {
-            shared.tt.store(
+            let result = SearchResult {
+                best_move,
+                best_score,
+                original_alpha,
+                beta,
+            };
+            store_result(
+                shared,
                 key,
                 ply,
-                Record {
-                    best_move: best_move.map_or(0, Move::to_bits),
-                    score: best_score,
-                    static_eval: (!in_check).then_some(static_eval),
-                    depth,
-                    bound,
-                },
+                depth,
+                result,
+                (!in_check).then_some(static_eval),
             );
         }
         best_score
@@ -649,24 +680,13 @@ impl Worker {
         if in_check && picker.is_empty() {
             return -MATE + ply as i32;
         }
-        let bound = if best_score >= beta {
-            Bound::LOWER
-        } else if best_score > original_alpha {
-            Bound::EXACT
-        } else {
-            Bound::UPPER
+        let result = SearchResult {
+            best_move,
+            best_score,
+            original_alpha,
+            beta,
         };
-        shared.tt.store(
-            key,
-            ply,
-            Record {
-                best_move: best_move.map_or(0, Move::to_bits),
-                score: best_score,
-                static_eval: (!in_check).then_some(static_eval),
-                depth: 0,
-                bound,
-            },
-        );
+        store_result(shared, key, ply, 0, result, (!in_check).then_some(static_eval));
         best_score
     }
 }
