@@ -111,6 +111,43 @@ impl PvTable {
     }
 }
 
+/// The facts of a node that every one of its moves shares.
+#[derive(Clone, Copy)]
+struct NodeFacts<'p> {
+    position: &'p Position,
+    key: u64,
+    beta: i32,
+    depth: i32,
+    ply: usize,
+    improving: bool,
+    in_check: bool,
+    root: bool,
+}
+
+/// A move and where it stands in its node's move loop.
+#[derive(Clone, Copy)]
+struct MoveInLoop {
+    mv: Move,
+    /// Its ordering score.
+    order: i32,
+    /// Whether it is searched in the second pass.
+    is_deferred: bool,
+    /// Moves searched before it (0: the eldest son).
+    moves_searched: usize,
+    /// Quiet moves tried before it.
+    quiets_tried: usize,
+}
+
+/// What became of a move.
+enum MoveOutcome {
+    /// Skipped by late-move or SEE pruning.
+    Pruned,
+    /// Left for the second pass by the parallel hook.
+    Deferred,
+    /// Searched, with this score from the node's point of view.
+    Searched(i32),
+}
+
 /// What a node learnt, for the transposition table.
 struct SearchResult {
     best_move: Option<Move>,
@@ -385,6 +422,16 @@ impl Worker {
         let mut deferred: Vec<Move> = Vec::new();
         let us = position.side_to_move();
 
+        let node = NodeFacts {
+            position,
+            key,
+            beta,
+            depth,
+            ply,
+            improving,
+            in_check,
+            root,
+        };
         // First pass over the moves, then the deferred ones (ABDADA's second phase); serially nothing is deferred.
         let mut second_pass = 0usize;
         loop {
@@ -422,108 +469,32 @@ impl Worker {
                 continue;
             }
             let quiet = !mv.is_noisy();
-
-            let mut child = *position;
-            child.play(mv);
-            let gives_check = child.in_check();
-            // Late-move pruning and SEE pruning at shallow depth, once a real score is in hand. Checks are never
-            // pruned: a quiet check is how most short mates begin.
-            if !root && !in_check && !gives_check && best_score > -MATE_IN_MAX_PLY && !is_deferred {
-                let late_quiets = (3 + depth * depth) as usize / (2 - usize::from(improving));
-                if quiet && !PV && depth <= 4 && quiets_tried.len() >= late_quiets {
-                    continue;
-                }
-                if !quiet && depth <= 3 && is_losing_noisy(order) && !see_ge(position, mv, -100 * depth) {
-                    continue;
-                }
-            }
-
-            let eldest = moves_searched == 0;
-            if !eldest
-                && !is_deferred
-                && hooks.defer_move(&MoveContext {
-                    key,
+            let score = match self.search_move::<PV, H>(
+                shared,
+                hooks,
+                &node,
+                MoveInLoop {
                     mv,
-                    child_key: child.key(),
-                    depth,
-                    alpha,
-                    beta,
-                    ply,
-                })
-            {
-                self.stats.deferred_moves += 1;
-                deferred.push(mv);
-                continue;
-            }
-            shared.tt.prefetch(child.key());
-            self.repetitions.push(child.key(), child.halfmove_clock());
-            let new_depth = depth - 1;
-            let score = if eldest {
-                -self.search::<PV, H>(shared, hooks, &child, -beta, -alpha, new_depth, ply + 1, false)
-            } else {
-                let mut reduction = 0;
-                if depth >= 3
-                    && moves_searched >= 2 + usize::from(PV)
-                    && quiet
-                    && !in_check
-                    && !child.in_check()
-                {
-                    reduction = self.reductions.get(depth, moves_searched);
-                    reduction -= i32::from(PV);
-                    reduction += i32::from(!improving);
-                    if self.killers[ply].contains(&Some(mv)) {
-                        reduction -= 1;
-                    }
-                    reduction -= self.history.score(us, mv) / 8192;
-                    reduction = reduction.clamp(0, new_depth - 1);
+                    order,
+                    is_deferred,
+                    moves_searched,
+                    quiets_tried: quiets_tried.len(),
+                },
+                alpha,
+                best_score,
+            ) {
+                MoveOutcome::Pruned => continue,
+                MoveOutcome::Deferred => {
+                    self.stats.deferred_moves += 1;
+                    deferred.push(mv);
+                    continue;
                 }
-                let marked = !is_deferred;
-                if marked {
-                    hooks.starting_move(key, mv, depth);
-                }
-                let mut score = -self.search::<false, H>(
-                    shared,
-                    hooks,
-                    &child,
-                    -alpha - 1,
-                    -alpha,
-                    new_depth - reduction,
-                    ply + 1,
-                    false,
-                );
-                if reduction > 0 && score > alpha && !self.stopped {
-                    score = -self.search::<false, H>(
-                        shared,
-                        hooks,
-                        &child,
-                        -alpha - 1,
-                        -alpha,
-                        new_depth,
-                        ply + 1,
-                        false,
-                    );
-                }
-                if marked {
-                    hooks.finished_move(key, mv, depth);
-                }
-                if PV && score > alpha && score < beta && !self.stopped {
-                    score = -self.search::<true, H>(
-                        shared,
-                        hooks,
-                        &child,
-                        -beta,
-                        -alpha,
-                        new_depth,
-                        ply + 1,
-                        false,
-                    );
-                }
-                score
+                MoveOutcome::Searched(score) => score,
             };
-            self.repetitions.pop();
             if self.stopped {
                 return 0;
             }
+            let eldest = moves_searched == 0;
             moves_searched += 1;
 
             if score > best_score {
@@ -576,6 +547,122 @@ impl Worker {
             );
         }
         best_score
+    }
+
+    /// Searches one move of a node: the pruning decisions, the defer hook for younger brothers, and the
+    /// search itself — full window for the eldest son; for the others a null window, reduced when late and quiet,
+    /// re-searched at full depth if it beats alpha and, in PV nodes, with the full window if it lands inside it.
+    fn search_move<const PV: bool, H: SearchHooks>(
+        &mut self,
+        shared: &SharedSearch<'_>,
+        hooks: &H,
+        node: &NodeFacts<'_>,
+        this: MoveInLoop,
+        alpha: i32,
+        best_score: i32,
+    ) -> MoveOutcome {
+        let NodeFacts {
+            position,
+            key,
+            beta,
+            depth,
+            ply,
+            improving,
+            in_check,
+            root,
+        } = *node;
+        let MoveInLoop {
+            mv,
+            order,
+            is_deferred,
+            moves_searched,
+            quiets_tried,
+        } = this;
+        let quiet = !mv.is_noisy();
+        let mut child = *position;
+        child.play(mv);
+        let gives_check = child.in_check();
+        // Late-move pruning and SEE pruning at shallow depth, once a real score is in hand. Checks are never
+        // pruned: a quiet check is how most short mates begin.
+        if !root && !in_check && !gives_check && best_score > -MATE_IN_MAX_PLY && !is_deferred {
+            let late_quiets = (3 + depth * depth) as usize / (2 - usize::from(improving));
+            if quiet && !PV && depth <= 4 && quiets_tried >= late_quiets {
+                return MoveOutcome::Pruned;
+            }
+            if !quiet && depth <= 3 && is_losing_noisy(order) && !see_ge(position, mv, -100 * depth) {
+                return MoveOutcome::Pruned;
+            }
+        }
+
+        let eldest = moves_searched == 0;
+        if !eldest
+            && !is_deferred
+            && hooks.defer_move(&MoveContext {
+                key,
+                mv,
+                child_key: child.key(),
+                depth,
+                alpha,
+                beta,
+                ply,
+            })
+        {
+            return MoveOutcome::Deferred;
+        }
+        shared.tt.prefetch(child.key());
+        self.repetitions.push(child.key(), child.halfmove_clock());
+        let new_depth = depth - 1;
+        let score = if eldest {
+            -self.search::<PV, H>(shared, hooks, &child, -beta, -alpha, new_depth, ply + 1, false)
+        } else {
+            let mut reduction = 0;
+            if depth >= 3 && moves_searched >= 2 + usize::from(PV) && quiet && !in_check && !gives_check {
+                reduction = self.reductions.get(depth, moves_searched);
+                reduction -= i32::from(PV);
+                reduction += i32::from(!improving);
+                if self.killers[ply].contains(&Some(mv)) {
+                    reduction -= 1;
+                }
+                reduction -= self.history.score(position.side_to_move(), mv) / 8192;
+                reduction = reduction.clamp(0, new_depth - 1);
+            }
+            let marked = !is_deferred;
+            if marked {
+                hooks.starting_move(key, mv, depth);
+            }
+            let mut score = -self.search::<false, H>(
+                shared,
+                hooks,
+                &child,
+                -alpha - 1,
+                -alpha,
+                new_depth - reduction,
+                ply + 1,
+                false,
+            );
+            if reduction > 0 && score > alpha && !self.stopped {
+                score = -self.search::<false, H>(
+                    shared,
+                    hooks,
+                    &child,
+                    -alpha - 1,
+                    -alpha,
+                    new_depth,
+                    ply + 1,
+                    false,
+                );
+            }
+            if marked {
+                hooks.finished_move(key, mv, depth);
+            }
+            if PV && score > alpha && score < beta && !self.stopped {
+                score =
+                    -self.search::<true, H>(shared, hooks, &child, -beta, -alpha, new_depth, ply + 1, false);
+            }
+            score
+        };
+        self.repetitions.pop();
+        MoveOutcome::Searched(score)
     }
 
     /// A quiet move caused a cutoff: make it a killer, raise its history and lower that of the quiet moves tried
