@@ -8,7 +8,7 @@
 
 use crate::hooks::{SearchHooks, Serial};
 use crate::limits::{SearchControl, SearchLimits, SearchOptions};
-use crate::parallel::{AbdadaHooks, CurrentlySearching, ParallelAlgorithm, SimplifiedAbdadaHooks};
+use crate::parallel::{AbdadaHooks, CurrentlySearching, ParallelAlgorithm, SimplifiedAbdadaHooks, YbwcHooks};
 use crate::report::{IterationReport, Score, ScoreBound, SearchOutcome};
 use crate::time::TimeManager;
 use crate::worker::{INFINITY, MAX_PLY, SharedSearch, ThreadStats, Worker};
@@ -45,6 +45,8 @@ pub struct Engine {
     last_stats: Vec<ThreadStats>,
     /// Simplified ABDADA's table, sized by the settings of the last search that used it.
     currently_searching: CurrentlySearching,
+    /// YBWC's work-stealing pool and its thread count, built by the first YBWC search.
+    ybwc_pool: Option<(usize, rayon::ThreadPool)>,
 }
 
 /// The last completed iteration of one thread.
@@ -66,6 +68,7 @@ impl Engine {
             workers: vec![Worker::new()],
             last_stats: Vec::new(),
             currently_searching: CurrentlySearching::new(1, 1),
+            ybwc_pool: None,
         })
     }
 
@@ -118,7 +121,7 @@ impl Engine {
         limits: &SearchLimits,
         options: &SearchOptions,
         control: &SearchControl,
-        on_iteration: &mut dyn FnMut(&IterationReport),
+        on_iteration: &mut (dyn FnMut(&IterationReport) + Send),
     ) -> SearchOutcome {
         let start = Instant::now();
         let time = TimeManager::new(start, limits, options);
@@ -168,6 +171,31 @@ impl Engine {
         if algorithm == ParallelAlgorithm::SimplifiedAbdada {
             self.prepare_currently_searching(settings.cs_rows, settings.cs_ways);
         }
+        if algorithm == ParallelAlgorithm::Ybwc && self.ybwc_pool.as_ref().is_none_or(|(n, _)| *n != threads)
+        {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .stack_size(SEARCH_STACK_BYTES)
+                .thread_name(|i| format!("eldest-ybwc-{i}"))
+                .build();
+            match pool {
+                Ok(pool) => self.ybwc_pool = Some((threads, pool)),
+                Err(error) => {
+                    tracing::warn!(%error, "cannot start the YBWC thread pool; searching with lazy SMP");
+                }
+            }
+        }
+        let algorithm = if algorithm == ParallelAlgorithm::Ybwc && self.ybwc_pool.is_none() {
+            ParallelAlgorithm::Lazy
+        } else {
+            algorithm
+        };
+        // Threads that run their own iterative deepening (and share the node limit): one for YBWC.
+        let root_threads = if algorithm == ParallelAlgorithm::Ybwc {
+            1
+        } else {
+            threads
+        };
         let abort = AtomicBool::new(false);
         let counters: Vec<AtomicU64> = (0..threads).map(|_| AtomicU64::new(0)).collect();
         let shared = SharedSearch {
@@ -175,7 +203,7 @@ impl Engine {
             control,
             abort: &abort,
             time: &time,
-            node_limit: limits.nodes.map(|n| (n / threads as u64).max(1)),
+            node_limit: limits.nodes.map(|n| (n / root_threads as u64).max(1)),
             node_counters: &counters,
         };
         let multi_pv = options.multi_pv.clamp(1, candidates);
@@ -194,6 +222,19 @@ impl Engine {
             ParallelAlgorithm::Abdada => {
                 let hooks = AbdadaHooks { tt: &self.tt };
                 run_threads(main, helpers, &shared, &plan.with_hooks(&hooks), on_iteration)
+            }
+            ParallelAlgorithm::Ybwc => {
+                // One iterative deepening; the other threads only ever work on stolen younger brothers.
+                let hooks = YbwcHooks {
+                    min_split_depth: settings.min_split_depth,
+                };
+                let plan = plan.with_hooks(&hooks);
+                let pool = self
+                    .ybwc_pool
+                    .as_ref()
+                    .map(|(_, pool)| pool)
+                    .expect("pool built above");
+                vec![pool.install(|| plan.iterate(main, &shared, on_iteration))]
             }
             ParallelAlgorithm::SimplifiedAbdada => {
                 let hooks = SimplifiedAbdadaHooks {
@@ -273,7 +314,7 @@ fn run_threads<H: SearchHooks>(
     helpers: &mut [Worker],
     shared: &SharedSearch<'_>,
     plan: &IterationPlan<'_, H>,
-    on_iteration: &mut dyn FnMut(&IterationReport),
+    on_iteration: &mut (dyn FnMut(&IterationReport) + Send),
 ) -> Vec<Option<Completed>> {
     std::thread::scope(|scope| {
         let handles: Vec<_> = helpers
@@ -338,7 +379,7 @@ impl<H: SearchHooks> IterationPlan<'_, H> {
         &self,
         worker: &mut Worker,
         shared: &SharedSearch<'_>,
-        report: &mut dyn FnMut(&IterationReport),
+        report: &mut (dyn FnMut(&IterationReport) + Send),
     ) -> Option<Completed> {
         let is_main = worker.index == 0;
         let max_depth = self
@@ -440,7 +481,7 @@ impl<H: SearchHooks> IterationPlan<'_, H> {
         previous: Option<i32>,
         pv_index: usize,
         is_main: bool,
-        report: &mut dyn FnMut(&IterationReport),
+        report: &mut (dyn FnMut(&IterationReport) + Send),
     ) -> Option<(i32, Vec<Move>)> {
         let mut delta = ASPIRATION_WINDOW;
         let (mut alpha, mut beta) = match previous {

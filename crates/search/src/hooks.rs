@@ -52,6 +52,13 @@ pub trait SearchHooks: Sync {
     /// The null-window search of that younger brother has returned.
     #[inline(always)]
     fn finished_move(&self, _key: u64, _mv: Move, _depth: i32) {}
+
+    /// YBWC: from this remaining depth on, the younger brothers of a node are searched in parallel once its
+    /// eldest son has returned without a cutoff. `None` (the default) never splits.
+    #[inline(always)]
+    fn split_depth(&self) -> Option<i32> {
+        None
+    }
 }
 
 /// The serial search: no hooks.

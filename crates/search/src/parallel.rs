@@ -2,6 +2,8 @@
 //! one node search.
 //!
 //! - `lazy` — lazy SMP: every thread searches the whole root with the shared table; odd helpers one ply deeper.
+//! - `ybwc` — Young Brothers Wait: after a node's eldest son returns without a cutoff, its younger brothers are
+//!   searched in parallel by a work-stealing pool (the split itself is in the node routine).
 //! - `abdada` — Weill's ABDADA (seed 001): every thread searches the root at the same depth; a node a thread is
 //!   inside has `nproc > 0` in the table; younger brothers whose node another thread is inside are skipped in the
 //!   first pass (the exclusive probe answers ON_EVALUATION) and searched in the second.
@@ -29,22 +31,26 @@ pub enum ParallelAlgorithm {
     Abdada,
     /// Kerrigan's simplified ABDADA with a `currently_searching` table.
     SimplifiedAbdada,
+    /// Young Brothers Wait: younger brothers searched in parallel after the eldest son.
+    Ybwc,
 }
 
 impl ParallelAlgorithm {
     /// Every algorithm, in the order of the UCI combo option.
-    pub const ALL: [ParallelAlgorithm; 3] = [
+    pub const ALL: [ParallelAlgorithm; 4] = [
         ParallelAlgorithm::Lazy,
+        ParallelAlgorithm::Ybwc,
         ParallelAlgorithm::Abdada,
         ParallelAlgorithm::SimplifiedAbdada,
     ];
 
-    /// The UCI name: `lazy`, `abdada`, `simplified-abdada`.
+    /// The UCI name: `lazy`, `ybwc`, `abdada`, `simplified-abdada`.
     pub const fn name(self) -> &'static str {
         match self {
             ParallelAlgorithm::Lazy => "lazy",
             ParallelAlgorithm::Abdada => "abdada",
             ParallelAlgorithm::SimplifiedAbdada => "simplified-abdada",
+            ParallelAlgorithm::Ybwc => "ybwc",
         }
     }
 }
@@ -95,6 +101,8 @@ pub struct ParallelSettings {
     pub cs_rows: usize,
     /// Simplified ABDADA: ways (slots) per row (note 2).
     pub cs_ways: usize,
+    /// YBWC: the shallowest remaining depth at which a node's younger brothers are searched in parallel.
+    pub min_split_depth: i32,
 }
 
 impl Default for ParallelSettings {
@@ -104,6 +112,7 @@ impl Default for ParallelSettings {
             defer_depth: 3,
             cs_rows: 32_768,
             cs_ways: 4,
+            min_split_depth: 5,
         }
     }
 }
@@ -237,6 +246,26 @@ impl SearchHooks for SimplifiedAbdadaHooks<'_> {
 
     #[inline]
     fn enter_node(&self, _key: u64, _depth: i32) {}
+}
+
+/// Young Brothers Wait as hooks: the node search splits at nodes of at least `min_split_depth` (the splitting
+/// itself is in the node routine, which owns the move loop).
+#[derive(Debug, Clone, Copy)]
+pub struct YbwcHooks {
+    /// MinSplitDepth.
+    pub min_split_depth: i32,
+}
+
+impl SearchHooks for YbwcHooks {
+    type NodeGuard<'g> = ();
+
+    #[inline(always)]
+    fn enter_node(&self, _key: u64, _depth: i32) {}
+
+    #[inline(always)]
+    fn split_depth(&self) -> Option<i32> {
+        Some(self.min_split_depth)
+    }
 }
 
 /// Weill's ABDADA as hooks: a thread inside a node is counted in the node's TT `nproc`; a younger brother whose

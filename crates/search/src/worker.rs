@@ -13,7 +13,8 @@ use eldest_board::{Move, PieceKind, Position};
 use eldest_repetition::{GameHistory, RepetitionRule, SearchRepetitions, fifty_move_draw};
 use eldest_tt::{Bound, MATE, MATE_IN_MAX_PLY, ProbeOutcome, Record, TranspositionTable, probe_cutoff};
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, AtomicUsize, Ordering};
 
 /// The deepest ply a search may reach; beyond it the static evaluation is returned.
 pub const MAX_PLY: usize = 128;
@@ -25,6 +26,7 @@ pub const DRAW: i32 = 0;
 const CHECK_INTERVAL: u64 = 1024;
 
 /// Late-move reduction in plies by depth and move number: `0.75 + ln(depth) * ln(moves) / 2.25`.
+#[derive(Clone)]
 struct Reductions([[i8; 64]; 64]);
 
 impl Reductions {
@@ -72,9 +74,12 @@ pub struct ThreadStats {
     pub first_move_cutoffs: u64,
     /// Moves deferred to the second pass by a parallel hook.
     pub deferred_moves: u64,
+    /// YBWC split points opened.
+    pub splits: u64,
 }
 
 /// A triangular principal-variation table.
+#[derive(Clone)]
 struct PvTable {
     moves: Box<[[Option<Move>; MAX_PLY + 1]; MAX_PLY + 1]>,
     len: [usize; MAX_PLY + 1],
@@ -100,6 +105,16 @@ impl PvTable {
             self.moves[ply][i + 1] = self.moves[ply + 1][i];
         }
         self.len[ply] = child_len.min(MAX_PLY - 1) + 1;
+    }
+
+    /// `mv` followed by `rest` becomes the line of `ply` (a line found by another worker).
+    fn set_line(&mut self, ply: usize, mv: Move, rest: &[Move]) {
+        self.moves[ply][0] = Some(mv);
+        let len = rest.len().min(MAX_PLY - 1);
+        for (i, &m) in rest[..len].iter().enumerate() {
+            self.moves[ply][i + 1] = Some(m);
+        }
+        self.len[ply] = len + 1;
     }
 
     fn line(&self, ply: usize) -> Vec<Move> {
@@ -148,6 +163,26 @@ enum MoveOutcome {
     Searched(i32),
 }
 
+/// YBWC: what the younger brothers of one node share while they are searched in parallel.
+struct SplitPoint {
+    /// The node's alpha, raised by any brother that beats it.
+    alpha: AtomicI32,
+    /// The best brother so far: score, move, the line below it.
+    best: Mutex<Option<(i32, Move, Vec<Move>)>>,
+    /// Set when a brother fails high: the rest is not needed.
+    cutoff: Arc<AtomicBool>,
+    /// Nodes searched by the tasks.
+    nodes: AtomicU64,
+    /// Brothers searched to the end.
+    searched: AtomicUsize,
+}
+
+/// What a split point found.
+struct SplitResult {
+    best: Option<(i32, Move, Vec<Move>)>,
+    searched: usize,
+}
+
 /// What a node learnt, for the transposition table.
 struct SearchResult {
     best_move: Option<Move>,
@@ -183,7 +218,8 @@ fn store_result(
     shared.tt.store(key, ply, record);
 }
 
-/// One search thread: everything that is not shared.
+/// One search thread: everything that is not shared. YBWC's split tasks work on clones.
+#[derive(Clone)]
 pub struct Worker {
     history: History,
     killers: Box<[[Option<Move>; 2]; MAX_PLY + 2]>,
@@ -200,8 +236,11 @@ pub struct Worker {
     /// Set once depth 1 is complete: from then on the search may be stopped (so there is always a move).
     pub(crate) stoppable: bool,
     stopped: bool,
-    /// This thread's index among the search threads (0 is the main thread).
+    /// This thread's index among the search threads (0 is the main thread); `usize::MAX` for a YBWC task.
     pub(crate) index: usize,
+    /// YBWC: the cutoff flags of the split points this worker searches below, outermost first. Any of them set
+    /// means the work is no longer needed.
+    split_cutoffs: Vec<Arc<AtomicBool>>,
 }
 
 impl std::fmt::Debug for Worker {
@@ -235,6 +274,7 @@ impl Worker {
             stoppable: false,
             stopped: false,
             index: 0,
+            split_cutoffs: Vec::new(),
         }
     }
 
@@ -268,6 +308,14 @@ impl Worker {
     #[inline]
     fn count_node_and_check_stop(&mut self, shared: &SharedSearch<'_>) -> bool {
         self.stats.nodes += 1;
+        if self
+            .split_cutoffs
+            .iter()
+            .any(|cutoff| cutoff.load(Ordering::Relaxed))
+        {
+            self.stopped = true;
+            return true;
+        }
         if !self.stoppable {
             return false;
         }
@@ -435,6 +483,63 @@ impl Worker {
         // First pass over the moves, then the deferred ones (ABDADA's second phase); serially nothing is deferred.
         let mut second_pass = 0usize;
         loop {
+            // YBWC: the eldest son is back without a cutoff; at a deep enough node its younger brothers are
+            // searched in parallel.
+            if let Some(split_depth) = hooks.split_depth()
+                && moves_searched == 1
+                && pending_tt_move.is_none()
+                && depth >= split_depth
+            {
+                let picker = picker.get_or_insert_with(|| {
+                    MovePicker::new(
+                        position,
+                        PickerKind::All,
+                        tt_move,
+                        self.killers[ply],
+                        &self.history,
+                    )
+                });
+                let mut brothers = Vec::new();
+                while let Some((mv, order)) = picker.next_best() {
+                    let excluded = root
+                        && (self.root_excluded.contains(&mv)
+                            || !(self.root_allowed.is_empty() || self.root_allowed.contains(&mv)));
+                    if Some(mv) != tt_move && !excluded {
+                        brothers.push((mv, order));
+                    }
+                }
+                let split = self.split::<PV, H>(
+                    shared,
+                    hooks,
+                    &node,
+                    &brothers,
+                    alpha,
+                    best_score,
+                    quiets_tried.len(),
+                );
+                if self.stopped {
+                    return 0;
+                }
+                moves_searched += split.searched;
+                if let Some((score, mv, line)) = split.best
+                    && score > best_score
+                {
+                    best_score = score;
+                    if score > alpha {
+                        best_move = Some(mv);
+                        if PV {
+                            self.pv.set_line(ply, mv, &line);
+                        }
+                        if score >= beta {
+                            self.stats.cutoffs += 1;
+                            if !mv.is_noisy() {
+                                self.reward_quiet(us, mv, &quiets_tried, depth, ply);
+                            }
+                        }
+                    }
+                }
+                break;
+            }
             let next = if let Some(mv) = pending_tt_move.take() {
                 Some((mv, i32::MAX, false))
             } else if let Some((mv, order)) = picker
@@ -663,6 +768,90 @@ impl Worker {
         };
         self.repetitions.pop();
         MoveOutcome::Searched(score)
+    }
+
+    /// YBWC's split point: searches `brothers` (the younger brothers of `node`, in order) as tasks that idle
+    /// threads steal. Each task works on a clone of this worker with the same per-move logic as the serial loop;
+    /// all share the split point's alpha, read before each move, so later brothers see it improve; a brother that
+    /// fails high sets the split point's cutoff flag, which every worker below it sees at its next node. Returns
+    /// the best brother (score, move, the line below it) and how many brothers were searched to the end.
+    #[allow(clippy::too_many_arguments)]
+    fn split<const PV: bool, H: SearchHooks>(
+        &mut self,
+        shared: &SharedSearch<'_>,
+        hooks: &H,
+        node: &NodeFacts<'_>,
+        brothers: &[(Move, i32)],
+        alpha: i32,
+        best_score: i32,
+        quiets_before: usize,
+    ) -> SplitResult {
+        let point = SplitPoint {
+            alpha: AtomicI32::new(alpha),
+            best: Mutex::new(None),
+            cutoff: Arc::new(AtomicBool::new(false)),
+            nodes: AtomicU64::new(0),
+            searched: AtomicUsize::new(0),
+        };
+        let mut cutoffs = self.split_cutoffs.clone();
+        cutoffs.push(Arc::clone(&point.cutoff));
+        let template: &Worker = self;
+        rayon::scope(|scope| {
+            let mut quiets = quiets_before;
+            for (index, &(mv, order)) in brothers.iter().enumerate() {
+                let this = MoveInLoop {
+                    mv,
+                    order,
+                    is_deferred: false,
+                    moves_searched: 1 + index,
+                    quiets_tried: quiets,
+                };
+                quiets += usize::from(!mv.is_noisy());
+                let (point, cutoffs) = (&point, &cutoffs);
+                scope.spawn(move |_| {
+                    let alpha_now = point.alpha.load(Ordering::Relaxed);
+                    if point.cutoff.load(Ordering::Relaxed) || alpha_now >= node.beta {
+                        return;
+                    }
+                    let mut worker = template.clone();
+                    worker.split_cutoffs.clone_from(cutoffs);
+                    worker.stats = ThreadStats::default();
+                    worker.stopped = false;
+                    worker.index = usize::MAX;
+                    let outcome =
+                        worker.search_move::<PV, H>(shared, hooks, node, this, alpha_now, best_score);
+                    point.nodes.fetch_add(worker.stats.nodes, Ordering::Relaxed);
+                    let MoveOutcome::Searched(score) = outcome else {
+                        return;
+                    };
+                    if worker.stopped {
+                        return;
+                    }
+                    point.searched.fetch_add(1, Ordering::Relaxed);
+                    {
+                        let mut best = point.best.lock().unwrap_or_else(|e| e.into_inner());
+                        if best.as_ref().is_none_or(|(best_score, _, _)| score > *best_score) {
+                            *best = Some((score, mv, worker.pv.line(node.ply + 1)));
+                        }
+                    }
+                    point.alpha.fetch_max(score, Ordering::Relaxed);
+                    if score >= node.beta {
+                        point.cutoff.store(true, Ordering::Relaxed);
+                    }
+                });
+            }
+        });
+        self.stats.nodes += point.nodes.into_inner();
+        self.stats.splits += 1;
+        if shared.abort.load(Ordering::Relaxed)
+            || self.split_cutoffs.iter().any(|c| c.load(Ordering::Relaxed))
+        {
+            self.stopped = true;
+        }
+        SplitResult {
+            best: point.best.into_inner().unwrap_or_else(|e| e.into_inner()),
+            searched: point.searched.into_inner(),
+        }
     }
 
     /// A quiet move caused a cutoff: make it a killer, raise its history and lower that of the quiet moves tried

@@ -152,6 +152,28 @@ fn the_abdadas_defer_moves_when_threads_share_the_work() {
 }
 
 #[test]
+fn ybwc_splits_and_counts_the_helpers_nodes() {
+    let mut engine = Engine::new(16).unwrap();
+    let fen = "r1bq1rk1/ppp1nppp/4n3/3p3Q/3P4/1BP1B3/PP1N2PP/R4RK1 w - - 1 16";
+    let mut settings = options(ParallelAlgorithm::Ybwc, 4);
+    settings.parallel.min_split_depth = 4;
+    let (position, outcome) = search(&mut engine, fen, &depth(10), &settings);
+    assert!(position.is_legal(outcome.best_move.unwrap()));
+    let splits: u64 = engine.thread_stats().iter().map(|s| s.splits).sum();
+    assert!(splits > 0, "no split point was opened");
+    // The serial search of the same depth visits a comparable number of nodes: the split tasks' nodes are
+    // counted (a lost count would show up as far fewer nodes).
+    let mut serial = Engine::new(16).unwrap();
+    let (_, plain) = search(&mut serial, fen, &depth(10), &options(ParallelAlgorithm::Lazy, 1));
+    assert!(
+        outcome.nodes * 2 > plain.nodes,
+        "ybwc {} nodes vs serial {}",
+        outcome.nodes,
+        plain.nodes
+    );
+}
+
+#[test]
 fn stop_is_honoured_and_all_threads_joined_under_random_stop_timing() {
     // Many short searches stopped at random moments: no deadlock, no panic, a legal move, no leaked marks.
     let mut state = 0x9e37_79b9_7f4a_7c15_u64;
@@ -166,9 +188,9 @@ fn stop_is_honoured_and_all_threads_joined_under_random_stop_timing() {
         .iter()
         .map(|f| Position::from_fen(f).unwrap())
         .collect();
-    let mut engines: Vec<Engine> = (0..3).map(|_| Engine::new(4).unwrap()).collect();
+    let mut engines: Vec<Engine> = (0..ALGORITHMS.len()).map(|_| Engine::new(4).unwrap()).collect();
     for i in 0..iterations {
-        let algorithm = ALGORITHMS[i % 3];
+        let algorithm = ALGORITHMS[i % ALGORITHMS.len()];
         let threads = [2, 4, 8][(next() % 3) as usize];
         let position = positions[(next() % positions.len() as u64) as usize];
         let control = Arc::new(SearchControl::new());
@@ -183,7 +205,7 @@ fn stop_is_honoured_and_all_threads_joined_under_random_stop_timing() {
             ..SearchLimits::default()
         };
         let started = Instant::now();
-        let engine = &mut engines[i % 3];
+        let engine = &mut engines[i % ALGORITHMS.len()];
         let outcome = engine.search(
             &position,
             game_of(&position),

@@ -85,6 +85,8 @@ pub enum Setting {
     CsTableRows(usize),
     /// `CsWays`: slots per row of that table.
     CsWays(usize),
+    /// `MinSplitDepth`: YBWC splits nodes of at least this remaining depth.
+    MinSplitDepth(i32),
 }
 
 /// One option: its name, type, and how a valid value becomes a [`Setting`].
@@ -97,6 +99,17 @@ pub struct UciOption {
     /// Turns a value valid for `kind` into the setting.
     setting: fn(OptionValue) -> Setting,
 }
+
+/// The values of `ParallelAlgorithm`: the search crate's names, in its order.
+const ALGORITHM_NAMES: [&str; eldest_search::ParallelAlgorithm::ALL.len()] = {
+    let mut names = [""; eldest_search::ParallelAlgorithm::ALL.len()];
+    let mut i = 0;
+    while i < names.len() {
+        names[i] = eldest_search::ParallelAlgorithm::ALL[i].name();
+        i += 1;
+    }
+    names
+};
 
 /// The default `Hash` size in MiB.
 pub const DEFAULT_HASH_MIB: usize = 16;
@@ -172,7 +185,7 @@ pub static OPTIONS: &[UciOption] = &[
         name: "ParallelAlgorithm",
         kind: OptionKind::Combo {
             default: "lazy",
-            values: &["lazy", "abdada", "simplified-abdada"],
+            values: &ALGORITHM_NAMES,
         },
         setting: |v| match v {
             OptionValue::Combo(name) => Setting::ParallelAlgorithm(name.parse().unwrap_or_default()),
@@ -205,6 +218,15 @@ pub static OPTIONS: &[UciOption] = &[
             max: 64,
         },
         setting: |v| Setting::CsWays(spin_usize(&v)),
+    },
+    UciOption {
+        name: "MinSplitDepth",
+        kind: OptionKind::Spin {
+            default: 5,
+            min: 1,
+            max: 64,
+        },
+        setting: |v| Setting::MinSplitDepth(i32::try_from(spin(&v)).unwrap_or(5)),
     },
 ];
 
@@ -387,10 +409,11 @@ mod tests {
                 "option name UCI_Chess960 type check default false",
                 "option name Move Overhead type spin default 30 min 0 max 5000",
                 "option name Debug Log File type string default <empty>",
-                "option name ParallelAlgorithm type combo default lazy var lazy var abdada var simplified-abdada",
+                "option name ParallelAlgorithm type combo default lazy var lazy var ybwc var abdada var simplified-abdada",
                 "option name DeferDepth type spin default 3 min 1 max 64",
                 "option name CsTableRows type spin default 32768 min 1 max 4194304",
                 "option name CsWays type spin default 4 min 1 max 64",
+                "option name MinSplitDepth type spin default 5 min 1 max 64",
             ]
         );
     }
