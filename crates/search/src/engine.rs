@@ -138,6 +138,8 @@ impl Engine {
             allowed.len()
         };
         if candidates == 0 {
+            // Nothing is searched: no thread has counters to report.
+            self.last_stats = vec![ThreadStats::default(); options.threads.max(1)];
             let score = if root.in_check() {
                 Score::Mate(0)
             } else {

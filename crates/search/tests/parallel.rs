@@ -183,7 +183,7 @@ fn stop_is_honoured_and_all_threads_joined_under_random_stop_timing() {
         state ^= state << 17;
         state
     };
-    let iterations = if cfg!(debug_assertions) { 150 } else { 1000 };
+    let iterations = 1000;
     let positions: Vec<Position> = eldest_search::bench::BENCH_POSITIONS
         .iter()
         .map(|f| Position::from_fen(f).unwrap())
