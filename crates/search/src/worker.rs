@@ -966,3 +966,199 @@ impl Worker {
         best_score
     }
 }
+
+#[cfg(test)]
+mod hook_rules {
+    //! The parallel hooks' rules, checked by recording every call the node routine makes during a real
+    //! single-thread search (Kerrigan's notes 5.1–5.3; Weill's "the eldest son regardless").
+
+    use super::*;
+    use crate::time::TimeManager;
+    use std::sync::Mutex;
+
+    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+    enum Event {
+        Enter(u64),
+        Ask { key: u64, mv: Move, child: u64 },
+        Start { key: u64, mv: Move },
+        Finish { key: u64, mv: Move },
+    }
+
+    struct Recorder {
+        events: Mutex<Vec<Event>>,
+        defer_everything: bool,
+    }
+
+    impl Recorder {
+        fn push(&self, event: Event) {
+            self.events.lock().unwrap().push(event);
+        }
+    }
+
+    impl SearchHooks for Recorder {
+        type NodeGuard<'g> = ();
+
+        fn enter_node(&self, key: u64, _depth: i32) {
+            self.push(Event::Enter(key));
+        }
+
+        fn defer_move(&self, context: &MoveContext) -> bool {
+            self.push(Event::Ask {
+                key: context.key,
+                mv: context.mv,
+                child: context.child_key,
+            });
+            self.defer_everything
+        }
+
+        fn starting_move(&self, key: u64, mv: Move, _depth: i32) {
+            self.push(Event::Start { key, mv });
+        }
+
+        fn finished_move(&self, key: u64, mv: Move, _depth: i32) {
+            self.push(Event::Finish { key, mv });
+        }
+    }
+
+    fn record(fen: &str, depth: i32, defer_everything: bool) -> (Vec<Event>, i32) {
+        let position = Position::from_fen(fen).unwrap();
+        let tt = TranspositionTable::new(16).unwrap();
+        let control = SearchControl::new();
+        let abort = AtomicBool::new(false);
+        let time = TimeManager::new(
+            std::time::Instant::now(),
+            &Default::default(),
+            &Default::default(),
+        );
+        let counters = [AtomicU64::new(0)];
+        let shared = SharedSearch {
+            tt: &tt,
+            control: &control,
+            abort: &abort,
+            time: &time,
+            node_limit: None,
+            node_counters: &counters,
+        };
+        let game: GameHistory = [(position.key(), position.halfmove_clock())]
+            .into_iter()
+            .collect();
+        let mut worker = Worker::new();
+        worker.prepare(Arc::new(game));
+        let hooks = Recorder {
+            events: Mutex::new(Vec::new()),
+            defer_everything,
+        };
+        let mut score = 0;
+        for d in 1..=depth {
+            score =
+                worker.search::<true, Recorder>(&shared, &hooks, &position, -INFINITY, INFINITY, d, 0, false);
+        }
+        (hooks.events.into_inner().unwrap(), score)
+    }
+
+    const FEN: &str = "r1bq1rk1/ppp1nppp/4n3/3p3Q/3P4/1BP1B3/PP1N2PP/R4RK1 w - - 1 16";
+
+    #[test]
+    fn a_move_is_marked_only_right_after_the_younger_brother_query_notes_5_1() {
+        let (events, _) = record(FEN, 7, false);
+        let starts = events.iter().filter(|e| matches!(e, Event::Start { .. })).count();
+        assert!(starts > 100, "the search marked too few moves to judge: {starts}");
+        for (i, event) in events.iter().enumerate() {
+            if let Event::Start { key, mv } = *event {
+                assert!(
+                    matches!(events[i - 1], Event::Ask { key: k, mv: m, .. } if k == key && m == mv),
+                    "event {i}: {event:?} not directly after its younger-brother query"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn the_eldest_son_is_never_asked_about() {
+        // Within one visit of a node (from its entry to its next entry), the first child node entered — the
+        // eldest son; the null-move probe's child is not a move and is skipped — is never the subject of a query.
+        let (events, _) = record(FEN, 7, false);
+        let null_child = |parent: u64| parent ^ eldest_hashing::side_to_move();
+        let mut checked = 0;
+        for (i, event) in events.iter().enumerate() {
+            let Event::Enter(parent) = *event else { continue };
+            let visit_end = events[i + 1..]
+                .iter()
+                .position(|e| *e == Event::Enter(parent))
+                .map_or(events.len(), |p| i + 1 + p);
+            let visit = &events[i + 1..visit_end];
+            let Some(first_ask) = visit
+                .iter()
+                .position(|e| matches!(e, Event::Ask { key, .. } if *key == parent))
+            else {
+                continue;
+            };
+            let eldest = visit[..first_ask].iter().find_map(|e| match *e {
+                Event::Enter(child) if child != null_child(parent) => Some(child),
+                _ => None,
+            });
+            let Some(eldest) = eldest else { continue };
+            let asked_about_eldest = visit
+                .iter()
+                .any(|e| matches!(e, Event::Ask { key, child, .. } if *key == parent && *child == eldest));
+            assert!(
+                !asked_about_eldest,
+                "node {parent:#x}: the eldest son {eldest:#x} was queried"
+            );
+            checked += 1;
+        }
+        assert!(checked > 50, "too few nodes with younger brothers: {checked}");
+    }
+
+    #[test]
+    fn marks_are_balanced_and_the_full_window_re_search_is_not_marked_note_5_2() {
+        let (events, _) = record(FEN, 7, false);
+        let mut open: Vec<(u64, Move)> = Vec::new();
+        let mut unmarked_re_searches = 0;
+        for (i, event) in events.iter().enumerate() {
+            match *event {
+                Event::Start { key, mv } => open.push((key, mv)),
+                Event::Finish { key, mv } => {
+                    assert_eq!(
+                        open.pop(),
+                        Some((key, mv)),
+                        "event {i}: marks must nest like the search"
+                    );
+                    // A re-search of the same child right after the marked null-window search runs unmarked.
+                    let child = events[..i]
+                        .iter()
+                        .rev()
+                        .find_map(|e| match *e {
+                            Event::Ask { key: k, mv: m, child } if k == key && m == mv => Some(child),
+                            _ => None,
+                        })
+                        .unwrap();
+                    if matches!(events.get(i + 1), Some(Event::Enter(k)) if *k == child) {
+                        unmarked_re_searches += 1;
+                    }
+                }
+                _ => {}
+            }
+        }
+        assert!(open.is_empty(), "a mark was never cleared");
+        assert!(
+            unmarked_re_searches > 0,
+            "no re-search after a fail-high was seen"
+        );
+    }
+
+    #[test]
+    fn deferred_moves_are_never_marked_note_5_3() {
+        let (events, score) = record(FEN, 6, true);
+        let asks = events.iter().filter(|e| matches!(e, Event::Ask { .. })).count();
+        assert!(asks > 100);
+        assert!(
+            !events
+                .iter()
+                .any(|e| matches!(e, Event::Start { .. } | Event::Finish { .. }))
+        );
+        // Deferring everything only reorders the search: it still reaches a real score, as the plain search does.
+        let (_, plain) = record(FEN, 6, false);
+        assert!(score.abs() < MATE_IN_MAX_PLY && plain.abs() < MATE_IN_MAX_PLY);
+    }
+}
