@@ -2,7 +2,7 @@
 //! values saturate, and anything that is not an integer is an error.
 
 use crate::error::{ParseError, echo};
-use crate::number::parse_integer;
+use crate::number::{Integer, parse_integer};
 use crate::token::Token;
 use std::time::Duration;
 
@@ -165,13 +165,8 @@ fn time(context: &'static str, text: &str, notes: &mut Vec<String>) -> Result<Du
     Ok(Duration::from_millis(int.magnitude))
 }
 
-/// A non-negative count: negative values are errors, values above `max` are clamped to it with a note.
-pub(crate) fn count(
-    context: &'static str,
-    text: &str,
-    max: u64,
-    notes: &mut Vec<String>,
-) -> Result<u64, ParseError> {
+/// `text` as an integer that must not be negative: a typed error naming `context` otherwise.
+fn non_negative(context: &'static str, text: &str) -> Result<Integer, ParseError> {
     let int = parse_integer(text).ok_or_else(|| ParseError::NotANumber {
         context,
         text: text.to_string(),
@@ -182,6 +177,17 @@ pub(crate) fn count(
             text: text.to_string(),
         });
     }
+    Ok(int)
+}
+
+/// A non-negative count: negative values are errors, values above `max` are clamped to it with a note.
+pub(crate) fn count(
+    context: &'static str,
+    text: &str,
+    max: u64,
+    notes: &mut Vec<String>,
+) -> Result<u64, ParseError> {
+    let int = non_negative(context, text)?;
     if int.magnitude > max || int.saturated {
         notes.push(format!("{context}: '{}' is too large, read as {max}", echo(text)));
         return Ok(max);
@@ -192,16 +198,7 @@ pub(crate) fn count(
 /// A perft depth: 0 to [`MAX_PERFT_DEPTH`]; anything else is an error, since a clamped perft would still run
 /// for ages.
 pub(crate) fn perft_depth(context: &'static str, text: &str) -> Result<u32, ParseError> {
-    let int = parse_integer(text).ok_or_else(|| ParseError::NotANumber {
-        context,
-        text: text.to_string(),
-    })?;
-    if int.negative {
-        return Err(ParseError::Negative {
-            context,
-            text: text.to_string(),
-        });
-    }
+    let int = non_negative(context, text)?;
     if int.magnitude > MAX_PERFT_DEPTH.into() {
         return Err(ParseError::OutOfRange {
             context,
