@@ -6,6 +6,7 @@ use std::process::ExitCode;
 
 mod cargo;
 mod perft_report;
+mod stats;
 
 #[derive(Parser, Debug)]
 #[command(name = "cargo xtask", about = "Eldest project automation")]
