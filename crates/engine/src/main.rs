@@ -2,7 +2,9 @@
 //!
 //! - `eldest` with no arguments speaks UCI on stdin/stdout (see `docs/uci.md`).
 //! - `eldest bench [depth]` searches the fixed bench positions with one thread and a 16 MiB table; per-position
-//!   lines go to stderr and the last stdout line is `<N> nodes <M> nps` (the format OpenBench reads).
+//!   lines go to stderr and the last stdout line is `<N> nodes <M> nps` (the format OpenBench reads). Flags
+//!   (`--threads`, `--algorithm`, `--hash`, `--movetime`, `--positions`, the parallel knobs, `--json`) make it
+//!   the measuring tool behind `cargo xtask bench`.
 //! - `eldest perft <depth> [fen]` counts the leaf nodes of the legal move tree, split by root move, in
 //!   Stockfish's output format; timing goes to stderr so stdout stays machine-readable.
 //!
@@ -10,12 +12,12 @@
 //! never to stdout.
 #![forbid(unsafe_code)]
 
+mod bench;
 mod logging;
 
 use clap::{Parser, Subcommand};
 use eldest_board::Position;
-use eldest_search::bench::{BENCH_POSITIONS, DEFAULT_BENCH_DEPTH, run_bench};
-use eldest_uci::{MAX_DEPTH, SessionHooks, format_bestmove};
+use eldest_uci::SessionHooks;
 use logging::LogDestination;
 use std::io::Write;
 use std::process::ExitCode;
@@ -49,12 +51,9 @@ enum Command {
         #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
         fen: Vec<String>,
     },
-    /// Search the bench positions to a fixed depth with one thread; the last stdout line is `<N> nodes <M> nps`.
-    Bench {
-        /// Search depth in plies (default 10).
-        #[arg(value_parser = clap::value_parser!(u32).range(1..=MAX_DEPTH as i64))]
-        depth: Option<u32>,
-    },
+    /// Search the bench positions to a fixed depth (by default with one thread and 16 MiB: the signature); the
+    /// last stdout line is `<N> nodes <M> nps`. Flags choose threads, algorithm, limit and positions.
+    Bench(bench::BenchArgs),
 }
 
 fn main() -> ExitCode {
@@ -63,7 +62,7 @@ fn main() -> ExitCode {
     match cli.command {
         None => uci(log),
         Some(Command::Perft { depth, fen }) => perft(depth, &fen),
-        Some(Command::Bench { depth }) => bench(depth.unwrap_or(DEFAULT_BENCH_DEPTH)),
+        Some(Command::Bench(args)) => bench::run(&args),
     }
 }
 
@@ -77,30 +76,6 @@ fn uci(log: LogDestination) -> ExitCode {
             ExitCode::FAILURE
         }
     }
-}
-
-fn bench(depth: u32) -> ExitCode {
-    let count = BENCH_POSITIONS.len();
-    let result = run_bench(depth, &mut |index, fen, outcome| {
-        eprintln!(
-            "position {:2}/{count}: {:>9} nodes {:>6} ms {} | {fen}",
-            index + 1,
-            outcome.nodes,
-            outcome.time.as_millis(),
-            format_bestmove(outcome, false)
-        );
-    });
-    eprintln!(
-        "depth {depth}, {count} positions, {:.3} s",
-        result.time.as_secs_f64()
-    );
-    let mut out = std::io::stdout().lock();
-    if let Err(error) = writeln!(out, "{} nodes {} nps", result.nodes, result.nps).and_then(|()| out.flush())
-    {
-        eprintln!("error: cannot write the result: {error}");
-        return ExitCode::FAILURE;
-    }
-    ExitCode::SUCCESS
 }
 
 fn perft(depth: u32, fen: &[String]) -> ExitCode {

@@ -59,3 +59,73 @@ fn bench_inside_a_uci_session() {
     let session = signature(&output);
     assert_eq!(session, signature(&eldest(&["bench", "3"])));
 }
+
+#[test]
+fn parallel_bench_writes_one_json_object_per_position_then_the_totals() {
+    let dir = std::env::temp_dir().join(format!("eldest-bench-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("two.epd");
+    std::fs::write(
+        &file,
+        "# two positions\nr3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - bm e2a6;\n\n\
+         8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 11\n",
+    )
+    .unwrap();
+    for algorithm in ["lazy", "ybwc", "abdada", "simplified-abdada"] {
+        let output = eldest(&[
+            "bench",
+            "5",
+            "--threads",
+            "2",
+            "--algorithm",
+            algorithm,
+            "--hash",
+            "4",
+            "--positions",
+            file.to_str().unwrap(),
+            "--json",
+        ]);
+        let total = signature(&output);
+        let stdout = String::from_utf8(output.stdout).unwrap();
+        let objects: Vec<&str> = stdout.lines().filter(|l| l.starts_with('{')).collect();
+        assert_eq!(objects.len(), 2, "{stdout}");
+        let mut sum = 0;
+        for (index, object) in objects.iter().enumerate() {
+            assert!(object.starts_with(&format!("{{\"index\":{index},")), "{object}");
+            assert!(object.contains("\"depth\":5,"), "{object}");
+            assert!(object.contains("\"threads\":2}"), "{object}");
+            let nodes = object.split("\"nodes\":").nth(1).unwrap();
+            sum += nodes[..nodes.find(',').unwrap()].parse::<u64>().unwrap();
+        }
+        assert_eq!(
+            sum, total,
+            "{algorithm}: the per-position nodes add up to the total"
+        );
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn bench_rejects_bad_flags_and_position_files() {
+    let missing = eldest(&["bench", "--positions", "/nonexistent/positions.epd"]);
+    assert_eq!(missing.status.code(), Some(2), "{missing:?}");
+    assert!(String::from_utf8_lossy(&missing.stderr).contains("cannot read"));
+    let dir = std::env::temp_dir().join(format!("eldest-bench-bad-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("bad.epd");
+    std::fs::write(&file, "8/8/8/8/8/8/8/8 w - - 0 1\n").unwrap();
+    let bad = eldest(&["bench", "--positions", file.to_str().unwrap()]);
+    assert_eq!(bad.status.code(), Some(2), "{bad:?}");
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("line 1"), "{bad:?}");
+    assert!(bad.stdout.is_empty());
+    for args in [
+        &["bench", "--threads", "0"][..],
+        &["bench", "--algorithm", "dts"],
+        &["bench", "--hash", "0"],
+        &["bench", "--movetime", "0"],
+    ] {
+        let output = eldest(args);
+        assert_eq!(output.status.code(), Some(2), "{args:?}: {output:?}");
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -4,11 +4,14 @@
 //! The positions are Stockfish's published bench set (openings, middlegames, endgames, mates, stalemates and a
 //! Chess960 position): varied phases chosen by others, so the signature does not flatter our own choices.
 
-use crate::engine::Engine;
+use crate::engine::{Engine, Utilisation};
 use crate::limits::{SearchControl, SearchLimits, SearchOptions};
+use crate::parallel::ParallelSettings;
 use crate::report::SearchOutcome;
+use crate::worker::ThreadStats;
 use eldest_board::Position;
 use eldest_repetition::GameHistory;
+use eldest_tt::TableSizeError;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -65,6 +68,57 @@ pub const BENCH_POSITIONS: [&str; 44] = [
     "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
 ];
 
+/// How far each bench position is searched.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BenchLimit {
+    /// To a fixed depth (time to depth is what parallel search should shorten).
+    Depth(u32),
+    /// For a fixed time (what a thread count buys in nodes and depth).
+    MoveTime(Duration),
+}
+
+/// One bench configuration: the limit, the threads and their algorithm, the table size.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct BenchConfig {
+    /// How far each position is searched.
+    pub limit: BenchLimit,
+    /// Search threads.
+    pub threads: usize,
+    /// Transposition-table size in MiB.
+    pub hash_mib: usize,
+    /// The parallel algorithm and its knobs.
+    pub parallel: ParallelSettings,
+}
+
+impl BenchConfig {
+    /// The signature configuration: `depth`, one thread, [`BENCH_HASH_MIB`].
+    pub fn signature(depth: u32) -> BenchConfig {
+        BenchConfig {
+            limit: BenchLimit::Depth(depth.max(1)),
+            threads: 1,
+            hash_mib: BENCH_HASH_MIB,
+            parallel: ParallelSettings::default(),
+        }
+    }
+}
+
+/// What one bench position gave.
+#[derive(Debug, Clone)]
+pub struct BenchPosition<'a> {
+    /// Index in the position list.
+    pub index: usize,
+    /// The position searched.
+    pub position: &'a Position,
+    /// The search's answer.
+    pub outcome: SearchOutcome,
+    /// Wall time of the search, from the call to its return.
+    pub time: Duration,
+    /// The counters of every thread, summed.
+    pub stats: ThreadStats,
+    /// How the threads spent the search's wall time.
+    pub utilisation: Utilisation,
+}
+
 /// The totals of a bench run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct BenchResult {
@@ -76,47 +130,105 @@ pub struct BenchResult {
     pub nps: u64,
 }
 
-/// Runs the bench at `depth` with one thread and a fresh 16 MiB table, clearing the table and histories
-/// before each position; `on_position` sees each position's index, FEN and outcome.
+/// Runs the signature bench at `depth` over [`BENCH_POSITIONS`]: one thread and a fresh 16 MiB table,
+/// cleared with the histories before each position; `on_position` sees each position's index, FEN and outcome.
 ///
 /// # Panics
-/// Never for the built-in positions (they are valid FEN, checked by a test).
+/// Never for the built-in positions (they are valid FEN, checked by a test) and the 16 MiB table.
 pub fn run_bench(depth: u32, on_position: &mut dyn FnMut(usize, &str, &SearchOutcome)) -> BenchResult {
-    let mut engine = Engine::new(BENCH_HASH_MIB).expect("a 16 MiB table can be allocated");
-    let limits = SearchLimits {
-        depth: Some(depth.max(1)),
-        ..SearchLimits::default()
+    let positions = bench_positions();
+    run_bench_with(&BenchConfig::signature(depth), &positions, &mut |result| {
+        on_position(result.index, BENCH_POSITIONS[result.index], &result.outcome);
+    })
+    .expect("a 16 MiB table can be allocated")
+}
+
+/// The built-in bench positions, parsed.
+///
+/// # Panics
+/// Never: a test checks that every built-in FEN parses.
+pub fn bench_positions() -> Vec<Position> {
+    BENCH_POSITIONS
+        .iter()
+        .map(|fen| Position::from_fen(fen).expect("bench positions are valid FEN"))
+        .collect()
+}
+
+/// Runs `config` over `positions`, each from a cleared table and cleared histories (so every position's time
+/// stands alone), and calls `on_position` after each. Before the first position one depth-1 search starts
+/// whatever threads the algorithm keeps (the YBWC pool), so no position pays for that.
+///
+/// # Errors
+/// When the table cannot be allocated.
+pub fn run_bench_with(
+    config: &BenchConfig,
+    positions: &[Position],
+    on_position: &mut dyn FnMut(&BenchPosition<'_>),
+) -> Result<BenchResult, TableSizeError> {
+    let mut engine = Engine::new(config.hash_mib)?;
+    let limits = match config.limit {
+        BenchLimit::Depth(depth) => SearchLimits {
+            depth: Some(depth.max(1)),
+            ..SearchLimits::default()
+        },
+        BenchLimit::MoveTime(time) => SearchLimits {
+            move_time: Some(time),
+            ..SearchLimits::default()
+        },
     };
     let options = SearchOptions {
-        threads: 1,
+        threads: config.threads.max(1),
         multi_pv: 1,
+        parallel: config.parallel,
         ..SearchOptions::default()
     };
     let control = SearchControl::new();
-    let mut nodes = 0;
-    let mut time = Duration::ZERO;
-    for (index, fen) in BENCH_POSITIONS.iter().enumerate() {
-        let position = Position::from_fen(fen).expect("bench positions are valid FEN");
-        let game: GameHistory = [(position.key(), position.halfmove_clock())]
-            .into_iter()
-            .collect();
-        engine.new_game();
-        control.reset(false);
-        let start = Instant::now();
-        let outcome = engine.search(
-            &position,
-            Arc::new(game),
-            &limits,
+    let history = |position: &Position| -> Arc<GameHistory> {
+        Arc::new(
+            [(position.key(), position.halfmove_clock())]
+                .into_iter()
+                .collect(),
+        )
+    };
+    if config.threads > 1 {
+        let warm_up = Position::startpos();
+        let shallow = SearchLimits {
+            depth: Some(1),
+            ..SearchLimits::default()
+        };
+        engine.search(
+            &warm_up,
+            history(&warm_up),
+            &shallow,
             &options,
             &control,
             &mut |_| {},
         );
-        time += start.elapsed();
+    }
+    let mut nodes = 0;
+    let mut time = Duration::ZERO;
+    for (index, position) in positions.iter().enumerate() {
+        let game = history(position);
+        engine.new_game();
+        control.reset(false);
+        let start = Instant::now();
+        let outcome = engine.search(position, game, &limits, &options, &control, &mut |_| {});
+        let elapsed = start.elapsed();
+        time += elapsed;
         nodes += outcome.nodes;
-        on_position(index, fen, &outcome);
+        let mut stats = ThreadStats::default();
+        engine.thread_stats().iter().for_each(|s| stats.add(s));
+        on_position(&BenchPosition {
+            index,
+            position,
+            outcome,
+            time: elapsed,
+            stats,
+            utilisation: engine.utilisation(),
+        });
     }
     let nps = (u128::from(nodes) * 1_000_000 / time.as_micros().max(1)) as u64;
-    BenchResult { nodes, time, nps }
+    Ok(BenchResult { nodes, time, nps })
 }
 
 #[cfg(test)]
@@ -136,5 +248,35 @@ mod tests {
         let second = run_bench(4, &mut |_, _, _| {});
         assert_eq!(first.nodes, second.nodes);
         assert!(first.nodes > 0);
+    }
+
+    #[test]
+    fn parallel_bench_counts_every_thread_and_its_time() {
+        let positions: Vec<Position> = bench_positions().into_iter().take(3).collect();
+        for algorithm in crate::ParallelAlgorithm::ALL {
+            let config = BenchConfig {
+                limit: BenchLimit::Depth(6),
+                threads: 2,
+                hash_mib: 8,
+                parallel: ParallelSettings {
+                    algorithm,
+                    min_split_depth: 2,
+                    ..ParallelSettings::default()
+                },
+            };
+            let mut seen = 0;
+            let result = run_bench_with(&config, &positions, &mut |p| {
+                assert_eq!(p.index, seen);
+                seen += 1;
+                assert_eq!(p.outcome.nodes, p.stats.nodes, "{algorithm}");
+                assert_eq!(p.utilisation.threads, 2);
+                assert!(p.utilisation.busy > Duration::ZERO);
+                assert!(p.utilisation.busy <= p.utilisation.wall * 2 + Duration::from_millis(5));
+                assert!(p.outcome.best_move.is_some());
+            })
+            .unwrap();
+            assert_eq!(seen, 3);
+            assert!(result.nodes > 0);
+        }
     }
 }

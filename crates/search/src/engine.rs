@@ -37,12 +37,43 @@ pub fn uci_score(score: i32) -> Score {
     }
 }
 
+/// How the threads of a search spent its wall time: `threads × wall` is what was available, `busy` what was
+/// searched, the rest idle — a YBWC pool thread waiting for work, or a thread started or joined late.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Utilisation {
+    /// Threads of the search.
+    pub threads: usize,
+    /// Wall time of the search.
+    pub wall: Duration,
+    /// Thread time spent searching, summed over threads.
+    pub busy: Duration,
+}
+
+impl Utilisation {
+    /// Thread time not spent searching: `threads × wall − busy` (never negative).
+    pub fn idle(&self) -> Duration {
+        (self.wall * self.threads as u32).saturating_sub(self.busy)
+    }
+
+    /// Busy share of the available thread time, 0 to 1.
+    pub fn busy_fraction(&self) -> f64 {
+        let available = self.wall.as_secs_f64() * self.threads as f64;
+        if available > 0.0 {
+            (self.busy.as_secs_f64() / available).min(1.0)
+        } else {
+            0.0
+        }
+    }
+}
+
 /// The search engine: a transposition table and per-thread state that persist between searches.
 #[derive(Debug)]
 pub struct Engine {
     tt: TranspositionTable,
     workers: Vec<Worker>,
     last_stats: Vec<ThreadStats>,
+    /// Wall time of the last search.
+    last_wall: Duration,
     /// Simplified ABDADA's table, sized by the settings of the last search that used it.
     currently_searching: CurrentlySearching,
     /// YBWC's work-stealing pool and its thread count, built by the first YBWC search.
@@ -67,6 +98,7 @@ impl Engine {
             tt: TranspositionTable::new(hash_mib)?,
             workers: vec![Worker::new()],
             last_stats: Vec::new(),
+            last_wall: Duration::ZERO,
             currently_searching: CurrentlySearching::new(1, 1),
             ybwc_pool: None,
         })
@@ -102,9 +134,19 @@ impl Engine {
         (self.tt.nproc_total(), self.currently_searching.occupied())
     }
 
-    /// Per-thread counters of the last search.
+    /// Per-thread counters of the last search (YBWC: the pool's tasks are counted in thread 0, the one that
+    /// runs the iterative deepening).
     pub fn thread_stats(&self) -> &[ThreadStats] {
         &self.last_stats
+    }
+
+    /// How the threads of the last search spent its wall time.
+    pub fn utilisation(&self) -> Utilisation {
+        Utilisation {
+            threads: self.last_stats.len().max(1),
+            wall: self.last_wall,
+            busy: Duration::from_nanos(self.last_stats.iter().map(ThreadStats::busy_ns).sum()),
+        }
     }
 
     /// Searches `root` (the last position of `game`) within `limits`, calling `on_iteration` with each
@@ -140,6 +182,7 @@ impl Engine {
         if candidates == 0 {
             // Nothing is searched: no thread has counters to report.
             self.last_stats = vec![ThreadStats::default(); options.threads.max(1)];
+            self.last_wall = start.elapsed();
             let score = if root.in_check() {
                 Score::Mate(0)
             } else {
@@ -256,6 +299,7 @@ impl Engine {
         }
 
         self.last_stats = self.workers.iter().map(|w| w.stats).collect();
+        self.last_wall = start.elapsed();
         let nodes = self.last_stats.iter().map(|s| s.nodes).sum();
         // The deepest completed iteration wins; the main thread wins ties.
         let best = results
@@ -384,6 +428,7 @@ impl<H: SearchHooks> IterationPlan<'_, H> {
         report: &mut (dyn FnMut(&IterationReport) + Send),
     ) -> Option<Completed> {
         let is_main = worker.index == 0;
+        let started = Instant::now();
         let max_depth = self
             .limits
             .depth
@@ -459,6 +504,7 @@ impl<H: SearchHooks> IterationPlan<'_, H> {
             depth += 1;
         }
         worker.publish_nodes(shared);
+        worker.stats.search_ns = started.elapsed().as_nanos() as u64;
         completed
     }
 

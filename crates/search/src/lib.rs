@@ -39,7 +39,7 @@ mod see;
 mod time;
 mod worker;
 
-pub use engine::{Engine, uci_score};
+pub use engine::{Engine, Utilisation, uci_score};
 pub use eval::{EvalTrace, FULL_PHASE, TEMPO, eval_trace, evaluate};
 pub use hooks::{MoveContext, SearchHooks, Serial};
 pub use limits::{Clock, SearchControl, SearchLimits, SearchOptions};

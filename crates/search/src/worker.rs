@@ -14,7 +14,8 @@ use eldest_repetition::{GameHistory, RepetitionRule, SearchRepetitions, fifty_mo
 use eldest_tt::{Bound, MATE, MATE_IN_MAX_PLY, ProbeOutcome, Record, TranspositionTable, probe_cutoff};
 use std::sync::Arc;
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI32, AtomicUsize, Ordering};
+use std::time::Instant;
 
 /// The deepest ply a search may reach; beyond it the static evaluation is returned.
 pub const MAX_PLY: usize = 128;
@@ -76,6 +77,42 @@ pub struct ThreadStats {
     pub deferred_moves: u64,
     /// YBWC split points opened.
     pub splits: u64,
+    /// YBWC: younger brothers handed to split points.
+    pub split_tasks: u64,
+    /// YBWC: younger brothers skipped or abandoned because a brother failed high (or the search stopped).
+    pub aborted_tasks: u64,
+    /// YBWC: nanoseconds this worker waited at its own split points for their tasks to end (time its thread
+    /// may have spent on other tasks, or idle).
+    pub split_wait_ns: u64,
+    /// YBWC: nanoseconds of work done by the helpers below this worker's split points, each counted without its
+    /// own split-point waits, so that work is never counted twice.
+    pub task_busy_ns: u64,
+    /// Nanoseconds of this thread's own iterative deepening (0 for a YBWC task).
+    pub search_ns: u64,
+}
+
+impl ThreadStats {
+    /// Adds `other`'s counters to these.
+    pub fn add(&mut self, other: &ThreadStats) {
+        self.nodes += other.nodes;
+        self.tt_hits += other.tt_hits;
+        self.cutoffs += other.cutoffs;
+        self.first_move_cutoffs += other.first_move_cutoffs;
+        self.deferred_moves += other.deferred_moves;
+        self.splits += other.splits;
+        self.split_tasks += other.split_tasks;
+        self.aborted_tasks += other.aborted_tasks;
+        self.split_wait_ns += other.split_wait_ns;
+        self.task_busy_ns += other.task_busy_ns;
+        self.search_ns += other.search_ns;
+    }
+
+    /// Nanoseconds of work this thread (with the YBWC tasks below its split points) did: its search time
+    /// without its split-point waits, plus the tasks' work. With the wall time and the thread count this gives
+    /// the idle time of a search.
+    pub fn busy_ns(&self) -> u64 {
+        self.search_ns.saturating_sub(self.split_wait_ns) + self.task_busy_ns
+    }
 }
 
 /// A triangular principal-variation table.
@@ -171,8 +208,8 @@ struct SplitPoint {
     best: Mutex<Option<(i32, Move, Vec<Move>)>>,
     /// Set when a brother fails high: the rest is not needed.
     cutoff: Arc<AtomicBool>,
-    /// Nodes searched by the tasks.
-    nodes: AtomicU64,
+    /// The counters of the tasks, merged when each ends (nodes included).
+    totals: Mutex<ThreadStats>,
     /// Brothers searched to the end.
     searched: AtomicUsize,
 }
@@ -790,15 +827,17 @@ impl Worker {
             alpha: AtomicI32::new(alpha),
             best: Mutex::new(None),
             cutoff: Arc::new(AtomicBool::new(false)),
-            nodes: AtomicU64::new(0),
+            totals: Mutex::new(ThreadStats::default()),
             searched: AtomicUsize::new(0),
         };
         let mut cutoffs = self.split_cutoffs.clone();
         cutoffs.push(Arc::clone(&point.cutoff));
-        let template: &Worker = self;
-        rayon::scope(|scope| {
-            let mut quiets = quiets_before;
-            for (index, &(mv, order)) in brothers.iter().enumerate() {
+        // Each brother's place in the move list, as the serial loop would have counted it.
+        let mut quiets = quiets_before;
+        let moves: Vec<MoveInLoop> = brothers
+            .iter()
+            .enumerate()
+            .map(|(index, &(mv, order))| {
                 let this = MoveInLoop {
                     mv,
                     order,
@@ -807,42 +846,82 @@ impl Worker {
                     quiets_tried: quiets,
                 };
                 quiets += usize::from(!mv.is_noisy());
-                let (point, cutoffs) = (&point, &cutoffs);
+                this
+            })
+            .collect();
+        // Classic YBWC: a helper joins the split point once and takes brothers from its move list until none is
+        // left, so the splitting thread's state is copied once per helper, not once per brother (most brothers at
+        // depth 5 are a few hundred nodes, less than the copy would cost).
+        let next = AtomicUsize::new(0);
+        let helpers = rayon::current_num_threads().min(moves.len());
+        let template: &Worker = self;
+        let waiting = Instant::now();
+        rayon::scope(|scope| {
+            for _ in 0..helpers {
+                let (point, cutoffs, moves, next) = (&point, &cutoffs, &moves, &next);
                 scope.spawn(move |_| {
-                    let alpha_now = point.alpha.load(Ordering::Relaxed);
-                    if point.cutoff.load(Ordering::Relaxed) || alpha_now >= node.beta {
-                        return;
-                    }
-                    let mut worker = template.clone();
-                    worker.split_cutoffs.clone_from(cutoffs);
-                    worker.stats = ThreadStats::default();
-                    worker.stopped = false;
-                    worker.index = usize::MAX;
-                    let outcome =
-                        worker.search_move::<PV, H>(shared, hooks, node, this, alpha_now, best_score);
-                    point.nodes.fetch_add(worker.stats.nodes, Ordering::Relaxed);
-                    let MoveOutcome::Searched(score) = outcome else {
-                        return;
-                    };
-                    if worker.stopped {
-                        return;
-                    }
-                    point.searched.fetch_add(1, Ordering::Relaxed);
-                    {
-                        let mut best = point.best.lock().unwrap_or_else(|e| e.into_inner());
-                        if best.as_ref().is_none_or(|(best_score, _, _)| score > *best_score) {
-                            *best = Some((score, mv, worker.pv.line(node.ply + 1)));
+                    let started = Instant::now();
+                    let mut worker: Option<Worker> = None;
+                    let mut totals = ThreadStats::default();
+                    loop {
+                        let index = next.fetch_add(1, Ordering::Relaxed);
+                        let Some(&this) = moves.get(index) else {
+                            break;
+                        };
+                        let alpha_now = point.alpha.load(Ordering::Relaxed);
+                        if point.cutoff.load(Ordering::Relaxed) || alpha_now >= node.beta {
+                            totals.aborted_tasks += 1;
+                            continue;
+                        }
+                        let worker = worker.get_or_insert_with(|| {
+                            let mut worker = template.clone();
+                            worker.split_cutoffs.clone_from(cutoffs);
+                            worker.index = usize::MAX;
+                            worker
+                        });
+                        worker.stats = ThreadStats::default();
+                        worker.stopped = false;
+                        let outcome =
+                            worker.search_move::<PV, H>(shared, hooks, node, this, alpha_now, best_score);
+                        let stopped = worker.stopped;
+                        totals.add(&worker.stats);
+                        if stopped {
+                            totals.aborted_tasks += 1;
+                            continue;
+                        }
+                        let MoveOutcome::Searched(score) = outcome else {
+                            continue;
+                        };
+                        point.searched.fetch_add(1, Ordering::Relaxed);
+                        {
+                            let mut best = point.best.lock().unwrap_or_else(|e| e.into_inner());
+                            if best.as_ref().is_none_or(|(best_score, _, _)| score > *best_score) {
+                                *best = Some((score, this.mv, worker.pv.line(node.ply + 1)));
+                            }
+                        }
+                        point.alpha.fetch_max(score, Ordering::Relaxed);
+                        if score >= node.beta {
+                            point.cutoff.store(true, Ordering::Relaxed);
                         }
                     }
-                    point.alpha.fetch_max(score, Ordering::Relaxed);
-                    if score >= node.beta {
-                        point.cutoff.store(true, Ordering::Relaxed);
-                    }
+                    // This helper's own work is its time minus its waits at split points it opened; the work
+                    // of the tasks below those is already in `task_busy_ns`.
+                    let own_ns = (started.elapsed().as_nanos() as u64).saturating_sub(totals.split_wait_ns);
+                    totals.task_busy_ns += own_ns;
+                    totals.split_wait_ns = 0;
+                    point
+                        .totals
+                        .lock()
+                        .unwrap_or_else(|e| e.into_inner())
+                        .add(&totals);
                 });
             }
         });
-        self.stats.nodes += point.nodes.into_inner();
+        self.stats.split_wait_ns += waiting.elapsed().as_nanos() as u64;
+        self.stats
+            .add(&point.totals.into_inner().unwrap_or_else(|e| e.into_inner()));
         self.stats.splits += 1;
+        self.stats.split_tasks += brothers.len() as u64;
         if shared.abort.load(Ordering::Relaxed)
             || self.split_cutoffs.iter().any(|c| c.load(Ordering::Relaxed))
         {
@@ -975,6 +1054,7 @@ mod hook_rules {
     use super::*;
     use crate::time::TimeManager;
     use std::sync::Mutex;
+    use std::sync::atomic::AtomicU64;
 
     #[derive(Debug, Clone, Copy, PartialEq, Eq)]
     enum Event {

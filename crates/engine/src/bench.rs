@@ -1,0 +1,188 @@
+//! `eldest bench`: the single-thread signature by default; with flags, any thread count, algorithm, table size,
+//! limit and position file, and one JSON object per position for `cargo xtask bench`. Timings are taken inside
+//! the process around each search, so process start-up and table allocation never count.
+
+use eldest_board::Position;
+use eldest_search::ParallelAlgorithm;
+use eldest_search::bench::{
+    BENCH_HASH_MIB, BenchConfig, BenchLimit, BenchPosition, bench_positions, run_bench_with,
+};
+use eldest_uci::{MAX_DEPTH, MAX_THREADS, format_bestmove, format_score};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::Duration;
+
+/// Options of `eldest bench`.
+#[derive(clap::Args, Debug)]
+pub struct BenchArgs {
+    /// Search depth in plies (default 12); ignored with --movetime.
+    #[arg(value_parser = clap::value_parser!(u32).range(1..=MAX_DEPTH as i64))]
+    depth: Option<u32>,
+    /// Search threads.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=MAX_THREADS))]
+    threads: u32,
+    /// Parallel algorithm: lazy, ybwc, abdada or simplified-abdada.
+    #[arg(long, default_value = "lazy")]
+    algorithm: ParallelAlgorithm,
+    /// Transposition-table size in MiB (default 16).
+    #[arg(long, default_value_t = BENCH_HASH_MIB as u64, value_parser = clap::value_parser!(u64).range(1..=eldest_tt::MAX_MIB as u64))]
+    hash: u64,
+    /// Search each position for this many milliseconds instead of to a depth.
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=3_600_000))]
+    movetime: Option<u64>,
+    /// Positions to search, one FEN or EPD per line (`#` starts a comment); default the built-in 44.
+    #[arg(long)]
+    positions: Option<PathBuf>,
+    /// Simplified ABDADA's DeferDepth.
+    #[arg(long, value_parser = clap::value_parser!(i32).range(1..=64))]
+    defer_depth: Option<i32>,
+    /// YBWC's MinSplitDepth.
+    #[arg(long, value_parser = clap::value_parser!(i32).range(1..=64))]
+    min_split_depth: Option<i32>,
+    /// Rows of simplified ABDADA's currently_searching table.
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=(1 << 24)))]
+    cs_rows: Option<u64>,
+    /// Ways per row of simplified ABDADA's currently_searching table.
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=64))]
+    cs_ways: Option<u64>,
+    /// Write one JSON object per position on stdout (before the final `<N> nodes <M> nps` line).
+    #[arg(long)]
+    json: bool,
+}
+
+/// Runs the bench; exit code 2 for a bad position file, 1 for an output or allocation failure.
+pub fn run(args: &BenchArgs) -> ExitCode {
+    let positions = match &args.positions {
+        Some(path) => match read_positions(path) {
+            Ok(positions) => positions,
+            Err(message) => {
+                eprintln!("error: {message}");
+                return ExitCode::from(2);
+            }
+        },
+        None => bench_positions(),
+    };
+    let config = config(args);
+    let count = positions.len();
+    let mut out = std::io::stdout().lock();
+    let mut write_error = None;
+    let result = run_bench_with(&config, &positions, &mut |result| {
+        eprintln!(
+            "position {:2}/{count}: {:>9} nodes {:>6} ms {} | {}",
+            result.index + 1,
+            result.outcome.nodes,
+            result.time.as_millis(),
+            format_bestmove(&result.outcome, false),
+            result.position.to_fen()
+        );
+        if args.json
+            && write_error.is_none()
+            && let Err(error) = writeln!(out, "{}", position_json(result))
+        {
+            write_error = Some(error);
+        }
+    });
+    let result = match result {
+        Ok(result) => result,
+        Err(error) => {
+            eprintln!("error: {error}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let limit = match config.limit {
+        BenchLimit::Depth(depth) => format!("depth {depth}"),
+        BenchLimit::MoveTime(time) => format!("movetime {} ms", time.as_millis()),
+    };
+    eprintln!(
+        "{limit}, {count} positions, {} threads ({}), {:.3} s",
+        config.threads,
+        config.parallel.algorithm,
+        result.time.as_secs_f64()
+    );
+    let written = match write_error {
+        Some(error) => Err(error),
+        None => writeln!(out, "{} nodes {} nps", result.nodes, result.nps).and_then(|()| out.flush()),
+    };
+    if let Err(error) = written {
+        eprintln!("error: cannot write the result: {error}");
+        return ExitCode::FAILURE;
+    }
+    ExitCode::SUCCESS
+}
+
+fn config(args: &BenchArgs) -> BenchConfig {
+    let mut config = BenchConfig::signature(args.depth.unwrap_or(eldest_search::bench::DEFAULT_BENCH_DEPTH));
+    if let Some(ms) = args.movetime {
+        config.limit = BenchLimit::MoveTime(Duration::from_millis(ms));
+    }
+    config.threads = args.threads as usize;
+    config.hash_mib = args.hash as usize;
+    let parallel = &mut config.parallel;
+    parallel.algorithm = args.algorithm;
+    parallel.defer_depth = args.defer_depth.unwrap_or(parallel.defer_depth);
+    parallel.min_split_depth = args.min_split_depth.unwrap_or(parallel.min_split_depth);
+    parallel.cs_rows = args.cs_rows.map_or(parallel.cs_rows, |rows| rows as usize);
+    parallel.cs_ways = args.cs_ways.map_or(parallel.cs_ways, |ways| ways as usize);
+    config
+}
+
+/// Reads a position file: one FEN or EPD a line; blank lines and `#` comments skipped.
+fn read_positions(path: &Path) -> Result<Vec<Position>, String> {
+    let text =
+        std::fs::read_to_string(path).map_err(|error| format!("cannot read {}: {error}", path.display()))?;
+    let mut positions = Vec::new();
+    for (number, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let position = Position::from_fen(line)
+            .or_else(|fen_error| {
+                Position::from_epd(line)
+                    .map(|epd| epd.position)
+                    .map_err(|_| fen_error)
+            })
+            .map_err(|error| format!("{} line {}: {error}: {line}", path.display(), number + 1))?;
+        positions.push(position);
+    }
+    if positions.is_empty() {
+        return Err(format!("{} holds no position", path.display()));
+    }
+    Ok(positions)
+}
+
+/// One position's result as a single-line JSON object (every string is a FEN or a UCI move, which hold no
+/// character JSON must escape).
+fn position_json(result: &BenchPosition<'_>) -> String {
+    let outcome = &result.outcome;
+    let best = outcome
+        .best_move
+        .map_or_else(|| "0000".to_string(), |mv| result.position.move_to_uci(mv));
+    let stats = &result.stats;
+    let utilisation = &result.utilisation;
+    format!(
+        concat!(
+            "{{\"index\":{},\"fen\":\"{}\",\"depth\":{},\"nodes\":{},\"time_us\":{},\"best_move\":\"{}\",",
+            "\"score\":\"{}\",\"tt_hits\":{},\"cutoffs\":{},\"first_move_cutoffs\":{},\"deferred_moves\":{},",
+            "\"splits\":{},\"split_tasks\":{},\"aborted_tasks\":{},\"busy_us\":{},\"idle_us\":{},\"threads\":{}}}"
+        ),
+        result.index,
+        result.position.to_fen(),
+        outcome.depth,
+        outcome.nodes,
+        result.time.as_micros(),
+        best,
+        format_score(outcome.score),
+        stats.tt_hits,
+        stats.cutoffs,
+        stats.first_move_cutoffs,
+        stats.deferred_moves,
+        stats.splits,
+        stats.split_tasks,
+        stats.aborted_tasks,
+        utilisation.busy.as_micros(),
+        utilisation.idle().as_micros(),
+        utilisation.threads,
+    )
+}
