@@ -4,8 +4,10 @@
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 
+mod bench;
 mod cargo;
 mod perft_report;
+mod report;
 mod stats;
 
 #[derive(Parser, Debug)]
@@ -17,6 +19,9 @@ struct Cli {
 
 #[derive(Subcommand, Debug)]
 enum Command {
+    /// The parallel algorithms side by side: time to depth, NPS, speedups, node overhead and counters, as a
+    /// table, CSV, JSON and SVG charts; `--compare OLD NEW` and `--signature` too.
+    Bench(Box<bench::Args>),
     /// Perft speed of eldest-board beside cozy-chess, shakmaty and (if found) Stockfish, as a Markdown table
     /// for docs/performance.md.
     PerftReport(perft_report::Args),
@@ -25,6 +30,7 @@ enum Command {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
+        Command::Bench(args) => bench::run(&args),
         Command::PerftReport(args) => perft_report::run(&args),
     };
     match result {

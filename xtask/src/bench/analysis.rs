@@ -1,0 +1,393 @@
+//! From raw runs to the figures of each (algorithm, threads): medians and spreads over repeats of totals,
+//! geometric means over positions of per-position ratios against the 1-thread baseline and against lazy SMP.
+//!
+//! Each repeat of a configuration yields one value of every figure (its positions against the medians of the
+//! baseline's repeats); the spread of those values over the repeats is the noise the verdicts use.
+
+use super::model::{ConfigSummary, PositionRun, PositionSummary, Run, Settings};
+use crate::stats::summary::{Spread, geometric_mean, median, nps_efficiency, overhead, speedup};
+
+/// The algorithm name of lazy SMP, the baseline of `speedup_vs_lazy`.
+pub const LAZY: &str = "lazy";
+
+/// Medians over repeats, per position, of one configuration's runs.
+struct PositionMedians {
+    time_us: Vec<f64>,
+    nodes: Vec<f64>,
+    depth: Vec<f64>,
+}
+
+fn position_medians(runs: &[&Run], count: usize) -> PositionMedians {
+    let per = |f: &dyn Fn(&PositionRun) -> f64| -> Vec<f64> {
+        (0..count)
+            .map(|p| {
+                let values: Vec<f64> = runs.iter().filter_map(|r| r.positions.get(p)).map(f).collect();
+                median(&values).unwrap_or(0.0)
+            })
+            .collect()
+    };
+    PositionMedians {
+        time_us: per(&|p| p.time_us.max(1) as f64),
+        nodes: per(&|p| p.nodes as f64),
+        depth: per(&|p| f64::from(p.depth)),
+    }
+}
+
+/// The runs of one configuration. At one thread every algorithm is the serial search, so every algorithm's
+/// 1-thread row is the baseline's runs (whatever algorithm name they were run with).
+fn runs_of<'r>(runs: &'r [Run], algorithm: &str, threads: usize) -> Vec<&'r Run> {
+    runs.iter()
+        .filter(|r| r.threads == threads && (threads == 1 || r.algorithm == algorithm))
+        .collect()
+}
+
+/// Summarises `runs` (every configuration of `settings`, 1-thread baseline included), one summary per
+/// (algorithm, threads) in the order of the settings, with `logical_cpus` deciding what is oversubscribed.
+///
+/// # Errors
+/// When the baseline is missing or the runs disagree on the positions.
+pub fn summarise(
+    settings: &Settings,
+    runs: &[Run],
+    logical_cpus: usize,
+) -> Result<Vec<ConfigSummary>, String> {
+    let baseline = runs_of(runs, "", 1);
+    let first = baseline
+        .first()
+        .ok_or("no 1-thread run: the baseline is missing")?;
+    let count = first.positions.len();
+    if let Some(odd) = runs.iter().find(|r| {
+        r.positions.len() != count
+            || r.positions
+                .iter()
+                .zip(&first.positions)
+                .any(|(a, b)| a.fen != b.fen)
+    }) {
+        return Err(format!(
+            "{} ×{} searched other positions than the baseline",
+            odd.algorithm, odd.threads
+        ));
+    }
+    let depth_mode = settings.depth.is_some();
+    let base = position_medians(&baseline, count);
+    let valid: Vec<usize> = (0..count).filter(|&p| first.positions[p].searched()).collect();
+    let base_nps = median(&baseline.iter().map(|r| totals(r).nps).collect::<Vec<_>>()).unwrap_or(0.0);
+
+    let mut threads: Vec<usize> = settings.threads.clone();
+    threads.push(1);
+    threads.sort_unstable();
+    threads.dedup();
+    let mut summaries = Vec::new();
+    for algorithm in &settings.algorithms {
+        for &t in &threads {
+            let own = runs_of(runs, algorithm, t);
+            if own.is_empty() {
+                continue;
+            }
+            let lazy = settings
+                .algorithms
+                .iter()
+                .any(|a| a == LAZY)
+                .then(|| position_medians(&runs_of(runs, LAZY, t), count));
+            let spread = |f: &dyn Fn(&Run) -> Option<f64>| -> Option<Spread> {
+                let values: Option<Vec<f64>> = own.iter().map(|r| f(r)).collect();
+                values.and_then(|v| Spread::of(&v))
+            };
+            let ratio_over_positions = |run: &Run, f: &dyn Fn(usize, &PositionRun) -> Option<f64>| {
+                let ratios: Option<Vec<f64>> = valid.iter().map(|&p| f(p, &run.positions[p])).collect();
+                ratios.and_then(|r| geometric_mean(&r))
+            };
+            let share = |run: &Run, same: &dyn Fn(&PositionRun, &PositionRun) -> bool| -> Option<f64> {
+                let agreeing = valid
+                    .iter()
+                    .filter(|&&p| same(&run.positions[p], &first.positions[p]))
+                    .count();
+                Some(if valid.is_empty() {
+                    1.0
+                } else {
+                    agreeing as f64 / valid.len() as f64
+                })
+            };
+            let medians = position_medians(&own, count);
+            let summary = ConfigSummary {
+                algorithm: algorithm.clone(),
+                threads: t,
+                oversubscribed: t > logical_cpus,
+                shared_baseline: t == 1,
+                positions: valid.len(),
+                total_time_s: spread(&|r| Some(totals(r).time_s)).ok_or("empty run")?,
+                total_nodes: spread(&|r| Some(totals(r).nodes)).ok_or("empty run")?,
+                nps: spread(&|r| Some(totals(r).nps)).ok_or("empty run")?,
+                speedup: depth_mode
+                    .then(|| {
+                        spread(&|r| {
+                            ratio_over_positions(r, &|p, run| {
+                                speedup(base.time_us[p], run.time_us.max(1) as f64)
+                            })
+                        })
+                    })
+                    .flatten(),
+                speedup_vs_lazy: match (&lazy, depth_mode) {
+                    (Some(lazy), true) => spread(&|r| {
+                        ratio_over_positions(r, &|p, run| speedup(lazy.time_us[p], run.time_us.max(1) as f64))
+                    }),
+                    _ => None,
+                },
+                node_overhead: depth_mode
+                    .then(|| {
+                        spread(&|r| {
+                            ratio_over_positions(r, &|p, run| overhead(base.nodes[p], run.nodes as f64))
+                        })
+                    })
+                    .flatten(),
+                nps_efficiency: spread(&|r| nps_efficiency(base_nps, totals(r).nps, t)),
+                best_move_agreement: spread(&|r| share(r, &|a, b| a.best_move == b.best_move))
+                    .ok_or("empty run")?,
+                score_agreement: spread(&|r| share(r, &|a, b| a.score == b.score)).ok_or("empty run")?,
+                depth_reached: spread(&|r| {
+                    median(
+                        &valid
+                            .iter()
+                            .map(|&p| f64::from(r.positions[p].depth))
+                            .collect::<Vec<_>>(),
+                    )
+                    .or(Some(0.0))
+                })
+                .ok_or("empty run")?,
+                deferred_moves: spread(&|r| Some(sum(r, |p| p.deferred_moves))).ok_or("empty run")?,
+                splits: spread(&|r| Some(sum(r, |p| p.splits))).ok_or("empty run")?,
+                aborted_tasks: spread(&|r| Some(sum(r, |p| p.aborted_tasks))).ok_or("empty run")?,
+                idle_fraction: spread(&|r| {
+                    let busy = sum(r, |p| p.busy_us);
+                    let idle = sum(r, |p| p.idle_us);
+                    Some(if busy + idle > 0.0 {
+                        idle / (busy + idle)
+                    } else {
+                        0.0
+                    })
+                })
+                .ok_or("empty run")?,
+                per_position: (0..count)
+                    .map(|p| {
+                        let reference = &own[0].positions[p];
+                        let searched = first.positions[p].searched();
+                        PositionSummary {
+                            index: p,
+                            fen: reference.fen.clone(),
+                            time_ms: medians.time_us[p] / 1000.0,
+                            nodes: medians.nodes[p],
+                            depth: medians.depth[p],
+                            speedup: (searched && depth_mode)
+                                .then(|| speedup(base.time_us[p], medians.time_us[p]))
+                                .flatten(),
+                            node_overhead: (searched && depth_mode)
+                                .then(|| overhead(base.nodes[p], medians.nodes[p]))
+                                .flatten(),
+                            best_move: reference.best_move.clone(),
+                            agrees_with_one_thread: reference.best_move == first.positions[p].best_move,
+                        }
+                    })
+                    .collect(),
+            };
+            summaries.push(summary);
+        }
+    }
+    Ok(summaries)
+}
+
+struct Totals {
+    time_s: f64,
+    nodes: f64,
+    nps: f64,
+}
+
+fn totals(run: &Run) -> Totals {
+    let time_s = sum(run, |p| p.time_us) / 1e6;
+    let nodes = sum(run, |p| p.nodes);
+    Totals {
+        time_s,
+        nodes,
+        nps: if time_s > 0.0 { nodes / time_s } else { 0.0 },
+    }
+}
+
+fn sum(run: &Run, field: impl Fn(&PositionRun) -> u64) -> f64 {
+    run.positions.iter().map(field).sum::<u64>() as f64
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn position(index: usize, nodes: u64, time_us: u64, best_move: &str) -> PositionRun {
+        PositionRun {
+            index,
+            fen: format!("fen {index}"),
+            depth: 10,
+            nodes,
+            time_us,
+            best_move: best_move.into(),
+            score: "cp 10".into(),
+            tt_hits: 0,
+            cutoffs: 0,
+            first_move_cutoffs: 0,
+            deferred_moves: 5,
+            splits: 0,
+            split_tasks: 0,
+            aborted_tasks: 0,
+            busy_us: time_us,
+            idle_us: 0,
+            threads: 1,
+        }
+    }
+
+    fn run(algorithm: &str, threads: usize, repeat: usize, positions: Vec<PositionRun>) -> Run {
+        Run {
+            algorithm: algorithm.into(),
+            threads,
+            repeat,
+            machine_busy_before_percent: 0.0,
+            positions,
+        }
+    }
+
+    fn settings() -> Settings {
+        Settings {
+            algorithms: vec!["lazy".into(), "abdada".into()],
+            threads: vec![1, 2],
+            oversubscribe: false,
+            depth: Some(10),
+            movetime_ms: None,
+            positions: "built-in".into(),
+            repeat: 2,
+            hash_mib: 16,
+            knobs: vec![],
+            engine: "eldest".into(),
+        }
+    }
+
+    #[test]
+    fn speedup_overhead_and_agreement_on_fixed_numbers() {
+        // Baseline: two positions, 1000 and 4000 µs, 100 and 400 nodes; a third without legal moves.
+        let base = |r| {
+            run(
+                "lazy",
+                1,
+                r,
+                vec![
+                    position(0, 100, 1000, "e2e4"),
+                    position(1, 400, 4000, "d2d4"),
+                    position(2, 0, 3, "0000"),
+                ],
+            )
+        };
+        // ABDADA at 2 threads: twice as fast on position 0, 4/3 as fast on position 1, 10% more nodes on
+        // each; the second repeat is slower on position 1 and disagrees on its move.
+        let abdada = vec![
+            run(
+                "abdada",
+                2,
+                0,
+                vec![
+                    position(0, 110, 500, "e2e4"),
+                    position(1, 440, 3000, "d2d4"),
+                    position(2, 0, 2, "0000"),
+                ],
+            ),
+            run(
+                "abdada",
+                2,
+                1,
+                vec![
+                    position(0, 110, 500, "e2e4"),
+                    position(1, 440, 4000, "c2c4"),
+                    position(2, 0, 2, "0000"),
+                ],
+            ),
+        ];
+        let lazy = vec![
+            run(
+                "lazy",
+                2,
+                0,
+                vec![
+                    position(0, 200, 1000, "e2e4"),
+                    position(1, 800, 4000, "d2d4"),
+                    position(2, 0, 2, "0000"),
+                ],
+            ),
+            run(
+                "lazy",
+                2,
+                1,
+                vec![
+                    position(0, 200, 1000, "e2e4"),
+                    position(1, 800, 4000, "d2d4"),
+                    position(2, 0, 2, "0000"),
+                ],
+            ),
+        ];
+        let mut runs = vec![base(0), base(1)];
+        runs.extend(abdada);
+        runs.extend(lazy);
+        let summaries = summarise(&settings(), &runs, 2).unwrap();
+        let labels: Vec<(String, usize)> = summaries
+            .iter()
+            .map(|s| (s.algorithm.clone(), s.threads))
+            .collect();
+        assert_eq!(
+            labels,
+            [
+                ("lazy".into(), 1),
+                ("lazy".into(), 2),
+                ("abdada".into(), 1),
+                ("abdada".into(), 2)
+            ]
+        );
+        let abdada = &summaries[3];
+        assert_eq!(abdada.positions, 2, "the position without a move is left out");
+        let speedup = abdada.speedup.unwrap();
+        // Repeat 0: sqrt(2 × 4/3); repeat 1: sqrt(2 × 1).
+        assert!((speedup.max - (2.0f64 * 4.0 / 3.0).sqrt()).abs() < 1e-9);
+        assert!((speedup.min - 2.0f64.sqrt()).abs() < 1e-9);
+        let node_overhead = abdada.node_overhead.unwrap();
+        assert!((node_overhead.median - 1.1).abs() < 1e-9);
+        // Lazy at 2 threads takes as long as the baseline: ABDADA's speedup over it equals its speedup.
+        assert_eq!(abdada.speedup_vs_lazy, abdada.speedup);
+        assert_eq!(
+            (abdada.best_move_agreement.min, abdada.best_move_agreement.max),
+            (0.5, 1.0)
+        );
+        assert_eq!(abdada.deferred_moves.median, 15.0);
+        let serial = &summaries[2];
+        assert!(serial.shared_baseline);
+        assert!((serial.speedup.unwrap().median - 1.0).abs() < 1e-9);
+        assert!((serial.nps_efficiency.unwrap().median - 1.0).abs() < 1e-9);
+        // NPS: baseline 500 nodes / 5003 µs; ABDADA repeat 0: 550 / 3502 µs, over 2 threads.
+        let expected = (550.0 / 3502e-6) / (500.0 / 5003e-6 * 2.0);
+        assert!((abdada.nps_efficiency.unwrap().max - expected).abs() < 1e-9);
+        assert_eq!(abdada.per_position[0].speedup, Some(2.0));
+        // Per-position moves are the first repeat's, which agrees with one thread.
+        assert_eq!(abdada.per_position[1].best_move, "d2d4");
+        assert!(abdada.per_position[1].agrees_with_one_thread);
+    }
+
+    #[test]
+    fn a_missing_baseline_or_other_positions_are_errors() {
+        let only_two = vec![run("lazy", 2, 0, vec![position(0, 1, 1, "e2e4")])];
+        assert!(
+            summarise(&settings(), &only_two, 2)
+                .unwrap_err()
+                .contains("baseline")
+        );
+        let mismatched = vec![
+            run("lazy", 1, 0, vec![position(0, 1, 1, "e2e4")]),
+            run("abdada", 2, 0, vec![position(5, 1, 1, "e2e4")]),
+        ];
+        assert!(
+            summarise(&settings(), &mismatched, 2)
+                .unwrap_err()
+                .contains("other positions")
+        );
+    }
+}

@@ -1,0 +1,312 @@
+//! `cargo xtask bench`: the four parallel algorithms side by side on this machine — time to depth, nodes, NPS,
+//! speedups, node overhead, agreement with one thread and each algorithm's own counters — as a terminal table,
+//! CSV, JSON and SVG charts; `--compare` for two result files and `--signature` for the single-thread check.
+//!
+//! The searches run in the release `eldest` binary (`eldest bench --json`), which times each search itself, so
+//! the figures exclude process start-up; a prebuilt binary can be given with `--engine` on machines without a
+//! toolchain. Runs are interleaved — every configuration once, then again — so a slow spell of the machine
+//! spreads over all of them instead of falsifying one.
+
+mod analysis;
+mod compare;
+mod model;
+mod output;
+mod runner;
+mod signature;
+
+use crate::cargo;
+use crate::report::machine::{Machine, logical_cpus};
+use eldest_search::ParallelAlgorithm;
+use indicatif::{ProgressBar, ProgressStyle};
+use model::{BenchReport, SCHEMA_VERSION, Settings};
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+/// Default search depth: about five minutes for the default comparison on a 2-core machine.
+const DEFAULT_DEPTH: u32 = 14;
+/// A machine busier than this (percent of all CPUs) before a run makes its figures suspect.
+const BUSY_WARNING_PERCENT: f64 = 15.0;
+
+/// Options of `cargo xtask bench`.
+#[derive(clap::Args, Debug)]
+#[command(
+    after_help = "Examples:\n  cargo xtask bench\n  cargo xtask bench --threads 1,2,4,8,16 --depth 16 \
+                        --repeat 5 --out bench-16\n  target/release/xtask bench --engine target/release/eldest   \
+                        (a machine without Rust)\n  cargo xtask bench --compare old/bench.json new/bench.json\n  \
+                        cargo xtask bench --signature\n\nMetrics: docs/bench.md"
+)]
+pub struct Args {
+    /// Algorithms to compare, comma-separated.
+    #[arg(
+        long,
+        value_delimiter = ',',
+        default_value = "lazy,ybwc,abdada,simplified-abdada"
+    )]
+    algorithms: Vec<ParallelAlgorithm>,
+    /// Thread counts, comma-separated (default: 1, 2, 4, … up to the logical CPUs, and the CPU count itself).
+    /// One thread is always measured: it is the baseline.
+    #[arg(long, value_delimiter = ',', value_parser = clap::value_parser!(u32).range(1..=256))]
+    threads: Vec<u32>,
+    /// Allow more threads than logical CPUs (such rows are marked `*`).
+    #[arg(long)]
+    oversubscribe: bool,
+    /// Search every position to this depth [default: 14].
+    #[arg(long, conflicts_with = "movetime", value_parser = clap::value_parser!(u32).range(1..=100))]
+    depth: Option<u32>,
+    /// Search every position for this many milliseconds instead (no time-to-depth figures then).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=3_600_000))]
+    movetime: Option<u64>,
+    /// Positions file, one FEN or EPD a line (default: the 44 built-in bench positions).
+    #[arg(long)]
+    positions: Option<PathBuf>,
+    /// Runs of every configuration (medians and spreads are over these).
+    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..=1000))]
+    repeat: u32,
+    /// Transposition table in MiB.
+    #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u64).range(1..=65536))]
+    hash: u64,
+    /// Output folder for bench.json, the CSV files and the charts.
+    #[arg(long, default_value = "target/bench")]
+    out: PathBuf,
+    /// A prebuilt eldest binary (skips `cargo build --release`).
+    #[arg(long)]
+    engine: Option<PathBuf>,
+    /// Simplified ABDADA's DeferDepth (engine default if absent).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=64))]
+    defer_depth: Option<u32>,
+    /// YBWC's MinSplitDepth (engine default if absent).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=64))]
+    min_split_depth: Option<u32>,
+    /// Rows of simplified ABDADA's currently_searching table.
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=(1 << 24)))]
+    cs_rows: Option<u64>,
+    /// Ways of simplified ABDADA's currently_searching table.
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=64))]
+    cs_ways: Option<u64>,
+    /// Only run `eldest bench` and check its node count against the newest `Bench:` line of git log.
+    #[arg(long, conflicts_with_all = ["compare", "depth", "movetime", "positions", "threads"])]
+    signature: bool,
+    /// Compare two bench.json files instead of measuring.
+    #[arg(long, num_args = 2, value_names = ["OLD", "NEW"])]
+    compare: Option<Vec<PathBuf>>,
+}
+
+/// Runs the command.
+///
+/// # Errors
+/// Bad options, a failed build or engine, an unwritable output folder.
+pub fn run(args: &Args) -> Result<(), String> {
+    if let Some(files) = &args.compare {
+        print!("{}", compare::run(&files[0], &files[1])?);
+        return Ok(());
+    }
+    let engine = engine(args)?;
+    if args.signature {
+        println!(
+            "{}",
+            signature::check(&engine, &std::env::current_dir().map_err(|e| e.to_string())?)?
+        );
+        return Ok(());
+    }
+    let settings = settings(args, &engine)?;
+    let count = match &args.positions {
+        Some(path) => count_positions(path)?,
+        None => 44,
+    };
+    measure(&settings, count, &args.out)
+}
+
+fn engine(args: &Args) -> Result<PathBuf, String> {
+    match &args.engine {
+        Some(path) if path.is_file() => Ok(path.clone()),
+        Some(path) => Err(format!("no engine binary at {}", path.display())),
+        None => {
+            eprintln!("building the engine (cargo build --release -p eldest)…");
+            cargo::build_release(&["-p", "eldest"])?;
+            Ok(cargo::release_path("eldest"))
+        }
+    }
+}
+
+fn settings(args: &Args, engine: &Path) -> Result<Settings, String> {
+    let cpus = logical_cpus();
+    let mut threads: Vec<usize> = if args.threads.is_empty() {
+        let mut t: Vec<usize> = std::iter::successors(Some(1usize), |t| Some(t * 2))
+            .take_while(|&t| t <= cpus)
+            .collect();
+        t.push(cpus);
+        t
+    } else {
+        args.threads.iter().map(|&t| t as usize).collect()
+    };
+    threads.push(1);
+    threads.sort_unstable();
+    threads.dedup();
+    if !args.oversubscribe
+        && let Some(too_many) = threads.iter().find(|&&t| t > cpus)
+    {
+        return Err(format!(
+            "{too_many} threads is more than this machine's {cpus} logical CPUs; pass --oversubscribe to measure it \
+             anyway (such figures show contention, not scaling)"
+        ));
+    }
+    let mut algorithms: Vec<String> = Vec::new();
+    for algorithm in &args.algorithms {
+        let name = algorithm.name().to_string();
+        if !algorithms.contains(&name) {
+            algorithms.push(name);
+        }
+    }
+    let mut knobs = Vec::new();
+    let mut knob = |flag: &str, value: Option<String>| {
+        if let Some(value) = value {
+            knobs.extend([flag.to_string(), value]);
+        }
+    };
+    knob("--defer-depth", args.defer_depth.map(|v| v.to_string()));
+    knob("--min-split-depth", args.min_split_depth.map(|v| v.to_string()));
+    knob("--cs-rows", args.cs_rows.map(|v| v.to_string()));
+    knob("--cs-ways", args.cs_ways.map(|v| v.to_string()));
+    let positions = match &args.positions {
+        Some(path) => std::fs::canonicalize(path)
+            .map_err(|e| format!("cannot open {}: {e}", path.display()))?
+            .display()
+            .to_string(),
+        None => "built-in".into(),
+    };
+    Ok(Settings {
+        algorithms,
+        threads,
+        oversubscribe: args.oversubscribe,
+        depth: if args.movetime.is_some() {
+            None
+        } else {
+            Some(args.depth.unwrap_or(DEFAULT_DEPTH))
+        },
+        movetime_ms: args.movetime,
+        positions,
+        repeat: args.repeat as usize,
+        hash_mib: args.hash,
+        knobs,
+        engine: engine.display().to_string(),
+    })
+}
+
+/// Counts the positions of a file the way `eldest bench` reads it (it validates them itself).
+fn count_positions(path: &Path) -> Result<usize, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let count = text
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .count();
+    if count == 0 {
+        return Err(format!("{} holds no position", path.display()));
+    }
+    Ok(count)
+}
+
+/// The jobs in run order: per repeat, the 1-thread baseline, then every algorithm at every other thread count.
+fn jobs(settings: &Settings) -> Vec<runner::Job<'_>> {
+    let baseline = settings.algorithms.first().map_or("lazy", String::as_str);
+    let mut jobs = Vec::new();
+    for repeat in 0..settings.repeat {
+        jobs.push(runner::Job {
+            algorithm: baseline,
+            threads: 1,
+            repeat,
+        });
+        for algorithm in &settings.algorithms {
+            for &threads in settings.threads.iter().filter(|&&t| t > 1) {
+                jobs.push(runner::Job {
+                    algorithm,
+                    threads,
+                    repeat,
+                });
+            }
+        }
+    }
+    jobs
+}
+
+/// Runs every job, summarises, prints the table and writes the files.
+fn measure(settings: &Settings, positions: usize, out: &Path) -> Result<(), String> {
+    let machine = Machine::describe();
+    let jobs = jobs(settings);
+    let limit = match (settings.depth, settings.movetime_ms) {
+        (Some(depth), _) => format!("depth {depth}"),
+        (_, Some(ms)) => format!("{ms} ms a position"),
+        _ => unreachable!("settings always carry a depth or a movetime"),
+    };
+    eprintln!("machine: {}", machine.summary());
+    eprintln!(
+        "{} runs: {} × threads {:?} × {} repeats, {positions} positions, {limit}, {} MiB hash",
+        jobs.len(),
+        settings.algorithms.join(","),
+        settings.threads,
+        settings.repeat,
+        settings.hash_mib
+    );
+    let progress = ProgressBar::new((jobs.len() * positions) as u64);
+    progress.set_style(
+        ProgressStyle::with_template(
+            "{bar:30} {pos}/{len} positions  {elapsed_precise} elapsed, ~{eta} left  {msg}",
+        )
+        .map_err(|e| e.to_string())?,
+    );
+    let started = Instant::now();
+    let mut runs = Vec::with_capacity(jobs.len());
+    let mut busy_warned = false;
+    for job in &jobs {
+        progress.set_message(format!(
+            "{} ×{} (repeat {}/{})",
+            job.algorithm,
+            job.threads,
+            job.repeat + 1,
+            settings.repeat
+        ));
+        let run = runner::run(Path::new(&settings.engine), settings, *job, &progress)?;
+        if run.machine_busy_before_percent > BUSY_WARNING_PERCENT && !busy_warned {
+            busy_warned = true;
+            progress.suspend(|| {
+                eprintln!(
+                    "warning: the machine was {:.0}% busy before a run: figures taken beside other work are not \
+                     trustworthy",
+                    run.machine_busy_before_percent
+                );
+            });
+        }
+        runs.push(run);
+    }
+    progress.finish_and_clear();
+    let summaries = analysis::summarise(settings, &runs, machine.logical_cpus)?;
+    let report = BenchReport {
+        schema: SCHEMA_VERSION,
+        machine,
+        settings: settings.clone(),
+        elapsed_s: started.elapsed().as_secs_f64(),
+        summaries,
+        runs,
+    };
+    println!("{}", report.machine.summary());
+    println!(
+        "{limit}, {} positions ({} with a move), {} repeats, {} MiB hash; medians ±half-range over repeats; * = \
+         more threads than CPUs",
+        positions,
+        report.summaries.first().map_or(0, |s| s.positions),
+        settings.repeat,
+        settings.hash_mib
+    );
+    print!("{}", output::table(&report.summaries).to_text());
+    let files = output::write_all(out, &report)?;
+    println!(
+        "wrote {} in {:.0} s",
+        files
+            .iter()
+            .map(|f| f.display().to_string())
+            .collect::<Vec<_>>()
+            .join(", "),
+        report.elapsed_s
+    );
+    Ok(())
+}

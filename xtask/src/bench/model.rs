@@ -1,0 +1,180 @@
+//! The data of a bench: what was asked, each search's raw result, and the summaries — the schema of the
+//! JSON result file that `--compare` reads back.
+
+use crate::report::machine::Machine;
+use crate::stats::summary::Spread;
+use serde::{Deserialize, Serialize};
+
+/// Version of the JSON layout; `--compare` refuses files of another version.
+pub const SCHEMA_VERSION: u32 = 1;
+
+/// One search of one position, as `eldest bench --json` reports it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PositionRun {
+    /// Index in the position list.
+    pub index: usize,
+    /// The position.
+    pub fen: String,
+    /// Depth completed.
+    pub depth: u32,
+    /// Nodes over all threads.
+    pub nodes: u64,
+    /// Wall time of the search in microseconds (start-up excluded).
+    pub time_us: u64,
+    /// The move chosen (UCI), `0000` without legal moves.
+    pub best_move: String,
+    /// `cp N` or `mate N`.
+    pub score: String,
+    /// Transposition-table hits.
+    pub tt_hits: u64,
+    /// Beta cutoffs.
+    pub cutoffs: u64,
+    /// Beta cutoffs by the first move.
+    pub first_move_cutoffs: u64,
+    /// Moves deferred to a second pass (ABDADA: ON_EVALUATION answers; simplified ABDADA: marked moves).
+    pub deferred_moves: u64,
+    /// YBWC split points.
+    pub splits: u64,
+    /// YBWC younger brothers handed to split points.
+    pub split_tasks: u64,
+    /// YBWC brothers skipped or abandoned after a cutoff.
+    pub aborted_tasks: u64,
+    /// Thread time spent searching, microseconds.
+    pub busy_us: u64,
+    /// Thread time not spent searching, microseconds.
+    pub idle_us: u64,
+    /// Threads of the search.
+    pub threads: usize,
+}
+
+impl PositionRun {
+    /// Whether the root had a move to search (positions without one have no time to compare).
+    pub fn searched(&self) -> bool {
+        self.nodes > 0 && self.best_move != "0000"
+    }
+}
+
+/// One run of one configuration over every position.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Run {
+    /// Algorithm name.
+    pub algorithm: String,
+    /// Threads.
+    pub threads: usize,
+    /// Which repetition (0-based).
+    pub repeat: usize,
+    /// CPU busy share of the machine measured just before the run, percent of all CPUs.
+    pub machine_busy_before_percent: f64,
+    /// Per-position results.
+    pub positions: Vec<PositionRun>,
+}
+
+/// What the bench was asked to do.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Settings {
+    /// Algorithms compared.
+    pub algorithms: Vec<String>,
+    /// Thread counts (1 is always measured: it is the baseline).
+    pub threads: Vec<usize>,
+    /// Thread counts above the machine's logical CPUs were allowed.
+    pub oversubscribe: bool,
+    /// Fixed depth, if searching to a depth.
+    pub depth: Option<u32>,
+    /// Fixed time per position in milliseconds, if searching for a time.
+    pub movetime_ms: Option<u64>,
+    /// The positions file, or "built-in" for the 44 bench positions.
+    pub positions: String,
+    /// Runs per configuration.
+    pub repeat: usize,
+    /// Transposition-table MiB.
+    pub hash_mib: u64,
+    /// Extra engine flags (the research knobs), as passed to `eldest bench`.
+    pub knobs: Vec<String>,
+    /// The engine binary.
+    pub engine: String,
+}
+
+/// The summary of one (algorithm, threads) configuration over its repeats.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ConfigSummary {
+    /// Algorithm name.
+    pub algorithm: String,
+    /// Threads.
+    pub threads: usize,
+    /// More threads than logical CPUs.
+    pub oversubscribed: bool,
+    /// At one thread every algorithm is the serial search: the row shows the one shared baseline run.
+    pub shared_baseline: bool,
+    /// Positions with a move to search (the others are left out of every ratio).
+    pub positions: usize,
+    /// Total wall time over the positions, seconds, per repeat.
+    pub total_time_s: Spread,
+    /// Total nodes, per repeat.
+    pub total_nodes: Spread,
+    /// Total nodes ÷ total time, per repeat.
+    pub nps: Spread,
+    /// Geometric mean over positions of (1-thread time ÷ this time), per repeat (depth mode only).
+    pub speedup: Option<Spread>,
+    /// Geometric mean over positions of (lazy SMP's time at these threads ÷ this time), per repeat.
+    pub speedup_vs_lazy: Option<Spread>,
+    /// Geometric mean over positions of (nodes ÷ 1-thread nodes), per repeat (depth mode only).
+    pub node_overhead: Option<Spread>,
+    /// NPS ÷ (1-thread NPS × threads), per repeat.
+    pub nps_efficiency: Option<Spread>,
+    /// Share of positions whose best move equals the 1-thread move, per repeat.
+    pub best_move_agreement: Spread,
+    /// Share of positions whose score equals the 1-thread score, per repeat.
+    pub score_agreement: Spread,
+    /// Median over positions of the depth reached, per repeat.
+    pub depth_reached: Spread,
+    /// Deferred moves summed over positions, per repeat.
+    pub deferred_moves: Spread,
+    /// Split points summed over positions, per repeat.
+    pub splits: Spread,
+    /// Aborted brothers summed over positions, per repeat.
+    pub aborted_tasks: Spread,
+    /// Idle share of the thread time, per repeat.
+    pub idle_fraction: Spread,
+    /// The per-position figures (medians over repeats).
+    pub per_position: Vec<PositionSummary>,
+}
+
+/// One position's figures in one configuration, medians over repeats.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PositionSummary {
+    /// Index in the position list.
+    pub index: usize,
+    /// The position.
+    pub fen: String,
+    /// Median time, milliseconds.
+    pub time_ms: f64,
+    /// Median nodes.
+    pub nodes: f64,
+    /// Median depth reached.
+    pub depth: f64,
+    /// 1-thread median time ÷ this median time.
+    pub speedup: Option<f64>,
+    /// This median nodes ÷ 1-thread median nodes.
+    pub node_overhead: Option<f64>,
+    /// Best move of the first repeat.
+    pub best_move: String,
+    /// Whether that move is the 1-thread move.
+    pub agrees_with_one_thread: bool,
+}
+
+/// A whole bench: settings, machine, raw runs and summaries — the JSON result file.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct BenchReport {
+    /// [`SCHEMA_VERSION`].
+    pub schema: u32,
+    /// Where it ran.
+    pub machine: Machine,
+    /// What was asked.
+    pub settings: Settings,
+    /// Wall time of the whole bench, seconds.
+    pub elapsed_s: f64,
+    /// One summary per (algorithm, threads).
+    pub summaries: Vec<ConfigSummary>,
+    /// Every run.
+    pub runs: Vec<Run>,
+}

@@ -1,0 +1,330 @@
+//! The bench's outputs: the terminal table, `summary.csv`, `positions.csv`, `bench.json` and the three SVG
+//! charts, all in the output folder.
+
+use super::model::{BenchReport, ConfigSummary};
+use crate::report::charts::{self, LineChart, Series};
+use crate::report::csv::Csv;
+use crate::report::table::Table;
+use crate::report::write_json;
+use crate::stats::summary::Spread;
+use std::path::{Path, PathBuf};
+
+/// The files one bench writes, in the order they are written.
+pub const FILES: [&str; 7] = [
+    "bench.json",
+    "summary.md",
+    "summary.csv",
+    "positions.csv",
+    "speedup.svg",
+    "nps.svg",
+    "overhead.svg",
+];
+
+/// `1.73` with its spread over repeats: `1.73 ±4%`.
+fn with_spread(spread: &Spread, decimals: usize) -> String {
+    let relative = spread.relative_half_range();
+    if spread.count > 1 {
+        format!("{:.decimals$} ±{:.0}%", spread.median, relative * 100.0)
+    } else {
+        format!("{:.decimals$}", spread.median)
+    }
+}
+
+fn optional(spread: Option<&Spread>, decimals: usize) -> String {
+    spread.map_or_else(|| "-".to_string(), |s| with_spread(s, decimals))
+}
+
+/// The comparison table (medians, spread over repeats as ±half-range).
+pub fn table(summaries: &[ConfigSummary]) -> Table {
+    let mut table = Table::new([
+        "algorithm",
+        "threads",
+        "time s",
+        "speedup",
+        "vs lazy",
+        "Mnodes",
+        "overhead",
+        "Mnps",
+        "NPS eff",
+        "same move",
+        "depth",
+        "deferred",
+        "splits",
+        "aborted",
+        "idle",
+    ]);
+    for s in summaries {
+        let threads = if s.oversubscribed {
+            format!("{}*", s.threads)
+        } else {
+            s.threads.to_string()
+        };
+        let algorithm = if s.shared_baseline {
+            format!("{} (serial)", s.algorithm)
+        } else {
+            s.algorithm.clone()
+        };
+        table.push([
+            algorithm,
+            threads,
+            with_spread(&s.total_time_s, 2),
+            optional(s.speedup.as_ref(), 2),
+            optional(s.speedup_vs_lazy.as_ref(), 2),
+            format!("{:.1}", s.total_nodes.median / 1e6),
+            optional(s.node_overhead.as_ref(), 2),
+            with_spread(&scaled(&s.nps, 1e-6), 2),
+            optional(s.nps_efficiency.as_ref(), 2),
+            format!("{:.0}%", s.best_move_agreement.median * 100.0),
+            format!("{:.0}", s.depth_reached.median),
+            format!("{:.0}", s.deferred_moves.median),
+            format!("{:.0}", s.splits.median),
+            format!("{:.0}", s.aborted_tasks.median),
+            format!("{:.0}%", s.idle_fraction.median * 100.0),
+        ]);
+    }
+    table
+}
+
+fn scaled(spread: &Spread, factor: f64) -> Spread {
+    Spread {
+        median: spread.median * factor,
+        min: spread.min * factor,
+        max: spread.max * factor,
+        count: spread.count,
+    }
+}
+
+/// Writes every file of [`FILES`] into `dir` and returns their paths.
+///
+/// # Errors
+/// When a file cannot be written.
+pub fn write_all(dir: &Path, report: &BenchReport) -> Result<Vec<PathBuf>, String> {
+    std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    let path = |name: &str| dir.join(name);
+    write_json(&path("bench.json"), report)?;
+    write_text(&path("summary.md"), &markdown(report))?;
+    write_text(&path("summary.csv"), summary_csv(report).text())?;
+    write_text(&path("positions.csv"), positions_csv(report).text())?;
+    let by_algorithm = |value: &dyn Fn(&ConfigSummary) -> Option<f64>| -> Vec<Series> {
+        report
+            .settings
+            .algorithms
+            .iter()
+            .map(|algorithm| Series {
+                name: algorithm.clone(),
+                points: report
+                    .summaries
+                    .iter()
+                    .filter(|s| &s.algorithm == algorithm)
+                    .filter_map(|s| value(s).map(|v| (s.threads as f64, v)))
+                    .collect(),
+            })
+            .filter(|series| !series.points.is_empty())
+            .collect()
+    };
+    let limit = match (report.settings.depth, report.settings.movetime_ms) {
+        (Some(depth), _) => format!("depth {depth}"),
+        (None, Some(ms)) => format!("{ms} ms a position"),
+        (None, None) => String::new(),
+    };
+    let speedup = by_algorithm(&|s| s.speedup.map(|x| x.median));
+    let speedup_title = format!("Time-to-depth speedup ({limit})");
+    if !speedup.is_empty() {
+        charts::draw(
+            &path("speedup.svg"),
+            &LineChart {
+                title: &speedup_title,
+                x_label: "threads",
+                y_label: "speedup vs 1 thread (geometric mean)",
+                series: &speedup,
+                ideal: true,
+            },
+        )?;
+    } else {
+        // Fixed-time benches have no time to depth: chart the depth reached instead, under the same name.
+        let depth = by_algorithm(&|s| Some(s.depth_reached.median));
+        let title = format!("Depth reached ({limit})");
+        charts::draw(
+            &path("speedup.svg"),
+            &LineChart {
+                title: &title,
+                x_label: "threads",
+                y_label: "median depth",
+                series: &depth,
+                ideal: false,
+            },
+        )?;
+    }
+    let nps = by_algorithm(&|s| Some(s.nps.median / 1e6));
+    let nps_title = format!("Nodes per second ({limit})");
+    charts::draw(
+        &path("nps.svg"),
+        &LineChart {
+            title: &nps_title,
+            x_label: "threads",
+            y_label: "million nodes per second",
+            series: &nps,
+            ideal: false,
+        },
+    )?;
+    let overhead = by_algorithm(&|s| {
+        s.node_overhead
+            .map(|x| x.median)
+            .or(Some(s.total_nodes.median / 1e6))
+    });
+    let overhead_title = if report.settings.depth.is_some() {
+        format!("Node overhead ({limit})")
+    } else {
+        format!("Total nodes ({limit})")
+    };
+    charts::draw(
+        &path("overhead.svg"),
+        &LineChart {
+            title: &overhead_title,
+            x_label: "threads",
+            y_label: if report.settings.depth.is_some() {
+                "nodes vs 1 thread (geometric mean)"
+            } else {
+                "million nodes"
+            },
+            series: &overhead,
+            ideal: false,
+        },
+    )?;
+    Ok(FILES.iter().map(|name| path(name)).collect())
+}
+
+/// The table as Markdown with the machine and settings above it, ready for docs/bench.md.
+fn markdown(report: &BenchReport) -> String {
+    let settings = &report.settings;
+    let limit = match (settings.depth, settings.movetime_ms) {
+        (Some(depth), _) => format!("depth {depth}"),
+        (None, Some(ms)) => format!("movetime {ms} ms"),
+        (None, None) => String::new(),
+    };
+    format!(
+        "Machine: {}; {}.
+
+Settings: {limit}, positions {}, {} repeats, {} MiB hash{}; medians ±half-range over          repeats.
+
+{}",
+        report.machine.summary(),
+        report.machine.date_utc,
+        settings.positions,
+        settings.repeat,
+        settings.hash_mib,
+        if settings.knobs.is_empty() {
+            String::new()
+        } else {
+            format!(", {}", settings.knobs.join(" "))
+        },
+        table(&report.summaries).to_markdown()
+    )
+}
+
+fn write_text(path: &Path, text: &str) -> Result<(), String> {
+    std::fs::write(path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))
+}
+
+fn cell(value: Option<f64>) -> String {
+    value.map_or_else(String::new, |v| format!("{v:.6}"))
+}
+
+fn summary_csv(report: &BenchReport) -> Csv {
+    let mut csv = Csv::new(&[
+        "algorithm",
+        "threads",
+        "oversubscribed",
+        "positions",
+        "time_s_median",
+        "time_s_min",
+        "time_s_max",
+        "speedup_median",
+        "speedup_min",
+        "speedup_max",
+        "speedup_vs_lazy_median",
+        "nodes_median",
+        "node_overhead_median",
+        "node_overhead_min",
+        "node_overhead_max",
+        "nps_median",
+        "nps_min",
+        "nps_max",
+        "nps_efficiency_median",
+        "best_move_agreement_median",
+        "score_agreement_median",
+        "depth_median",
+        "deferred_moves_median",
+        "splits_median",
+        "aborted_tasks_median",
+        "idle_fraction_median",
+        "repeats",
+    ]);
+    for s in &report.summaries {
+        let opt = |x: Option<&Spread>, f: fn(&Spread) -> f64| cell(x.map(f));
+        csv.row(&[
+            s.algorithm.clone(),
+            s.threads.to_string(),
+            s.oversubscribed.to_string(),
+            s.positions.to_string(),
+            cell(Some(s.total_time_s.median)),
+            cell(Some(s.total_time_s.min)),
+            cell(Some(s.total_time_s.max)),
+            opt(s.speedup.as_ref(), |x| x.median),
+            opt(s.speedup.as_ref(), |x| x.min),
+            opt(s.speedup.as_ref(), |x| x.max),
+            opt(s.speedup_vs_lazy.as_ref(), |x| x.median),
+            cell(Some(s.total_nodes.median)),
+            opt(s.node_overhead.as_ref(), |x| x.median),
+            opt(s.node_overhead.as_ref(), |x| x.min),
+            opt(s.node_overhead.as_ref(), |x| x.max),
+            cell(Some(s.nps.median)),
+            cell(Some(s.nps.min)),
+            cell(Some(s.nps.max)),
+            opt(s.nps_efficiency.as_ref(), |x| x.median),
+            cell(Some(s.best_move_agreement.median)),
+            cell(Some(s.score_agreement.median)),
+            cell(Some(s.depth_reached.median)),
+            cell(Some(s.deferred_moves.median)),
+            cell(Some(s.splits.median)),
+            cell(Some(s.aborted_tasks.median)),
+            cell(Some(s.idle_fraction.median)),
+            s.total_time_s.count.to_string(),
+        ]);
+    }
+    csv
+}
+
+fn positions_csv(report: &BenchReport) -> Csv {
+    let mut csv = Csv::new(&[
+        "algorithm",
+        "threads",
+        "index",
+        "fen",
+        "time_ms_median",
+        "nodes_median",
+        "depth_median",
+        "speedup",
+        "node_overhead",
+        "best_move",
+        "same_move_as_1_thread",
+    ]);
+    for s in &report.summaries {
+        for p in &s.per_position {
+            csv.row(&[
+                s.algorithm.clone(),
+                s.threads.to_string(),
+                p.index.to_string(),
+                p.fen.clone(),
+                cell(Some(p.time_ms)),
+                cell(Some(p.nodes)),
+                cell(Some(p.depth)),
+                cell(p.speedup),
+                cell(p.node_overhead),
+                p.best_move.clone(),
+                p.agrees_with_one_thread.to_string(),
+            ]);
+        }
+    }
+    csv
+}
