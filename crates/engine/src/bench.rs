@@ -46,6 +46,9 @@ pub struct BenchArgs {
     /// Ways per row of simplified ABDADA's currently_searching table.
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..=64))]
     cs_ways: Option<u64>,
+    /// Simplified ABDADA's currently_searching structure: array or dashmap.
+    #[arg(long)]
+    cs_table: Option<eldest_search::CsTableKind>,
     /// Write one JSON object per position on stdout (before the final `<N> nodes <M> nps` line).
     #[arg(long)]
     json: bool,
@@ -124,6 +127,7 @@ fn config(args: &BenchArgs) -> BenchConfig {
     parallel.min_split_depth = args.min_split_depth.unwrap_or(parallel.min_split_depth);
     parallel.cs_rows = args.cs_rows.map_or(parallel.cs_rows, |rows| rows as usize);
     parallel.cs_ways = args.cs_ways.map_or(parallel.cs_ways, |ways| ways as usize);
+    parallel.cs_table = args.cs_table.unwrap_or(parallel.cs_table);
     config
 }
 

@@ -8,7 +8,10 @@
 
 use crate::hooks::{SearchHooks, Serial};
 use crate::limits::{SearchControl, SearchLimits, SearchOptions};
-use crate::parallel::{AbdadaHooks, CurrentlySearching, ParallelAlgorithm, SimplifiedAbdadaHooks, YbwcHooks};
+use crate::parallel::{
+    AbdadaHooks, CsTableKind, CurrentlySearching, DashCurrentlySearching, ParallelAlgorithm,
+    SimplifiedAbdadaHooks, YbwcHooks,
+};
 use crate::report::{IterationReport, Score, ScoreBound, SearchOutcome};
 use crate::time::TimeManager;
 use crate::worker::{INFINITY, MAX_PLY, SharedSearch, ThreadStats, Worker};
@@ -76,6 +79,8 @@ pub struct Engine {
     last_wall: Duration,
     /// Simplified ABDADA's table, sized by the settings of the last search that used it.
     currently_searching: CurrentlySearching,
+    /// The same marks in a `dashmap` set, when `CsTable` is `dashmap`.
+    dash_currently_searching: DashCurrentlySearching,
     /// YBWC's work-stealing pool and its thread count, built by the first YBWC search.
     ybwc_pool: Option<(usize, rayon::ThreadPool)>,
 }
@@ -100,6 +105,7 @@ impl Engine {
             last_stats: Vec::new(),
             last_wall: Duration::ZERO,
             currently_searching: CurrentlySearching::new(1, 1),
+            dash_currently_searching: DashCurrentlySearching::new(),
             ybwc_pool: None,
         })
     }
@@ -131,7 +137,10 @@ impl Engine {
     /// What the parallel algorithms leave in the shared tables between searches: ABDADA `nproc` counts still
     /// standing (must be 0 when no search runs) and occupied `currently_searching` slots (must be 0 too).
     pub fn parallel_leftovers(&self) -> (usize, usize) {
-        (self.tt.nproc_total(), self.currently_searching.occupied())
+        (
+            self.tt.nproc_total(),
+            self.currently_searching.occupied() + self.dash_currently_searching.occupied(),
+        )
     }
 
     /// Per-thread counters of the last search (YBWC: the pool's tasks are counted in thread 0, the one that
@@ -214,7 +223,10 @@ impl Engine {
             settings.algorithm
         };
         if algorithm == ParallelAlgorithm::SimplifiedAbdada {
-            self.prepare_currently_searching(settings.cs_rows, settings.cs_ways);
+            match settings.cs_table {
+                CsTableKind::Array => self.prepare_currently_searching(settings.cs_rows, settings.cs_ways),
+                CsTableKind::DashMap => self.dash_currently_searching.clear(),
+            }
         }
         if algorithm == ParallelAlgorithm::Ybwc && self.ybwc_pool.as_ref().is_none_or(|(n, _)| *n != threads)
         {
@@ -281,13 +293,22 @@ impl Engine {
                     .expect("pool built above");
                 vec![pool.install(|| plan.iterate(main, &shared, on_iteration))]
             }
-            ParallelAlgorithm::SimplifiedAbdada => {
-                let hooks = SimplifiedAbdadaHooks {
-                    table: &self.currently_searching,
-                    defer_depth: settings.defer_depth,
-                };
-                run_threads(main, helpers, &shared, &plan.with_hooks(&hooks), on_iteration)
-            }
+            ParallelAlgorithm::SimplifiedAbdada => match settings.cs_table {
+                CsTableKind::Array => {
+                    let hooks = SimplifiedAbdadaHooks {
+                        table: &self.currently_searching,
+                        defer_depth: settings.defer_depth,
+                    };
+                    run_threads(main, helpers, &shared, &plan.with_hooks(&hooks), on_iteration)
+                }
+                CsTableKind::DashMap => {
+                    let hooks = SimplifiedAbdadaHooks {
+                        table: &self.dash_currently_searching,
+                        defer_depth: settings.defer_depth,
+                    };
+                    run_threads(main, helpers, &shared, &plan.with_hooks(&hooks), on_iteration)
+                }
+            },
         };
 
         // Never answer before stop or ponderhit in infinite or ponder mode.

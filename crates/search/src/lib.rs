@@ -45,8 +45,8 @@ pub use hooks::{MoveContext, SearchHooks, Serial};
 pub use limits::{Clock, SearchControl, SearchLimits, SearchOptions};
 pub use ordering::{HISTORY_MAX, History, MovePicker, PickerKind};
 pub use parallel::{
-    AbdadaHooks, CurrentlySearching, ParallelAlgorithm, ParallelSettings, ParseAlgorithmError,
-    SimplifiedAbdadaHooks,
+    AbdadaHooks, CsTableKind, CurrentlySearching, DashCurrentlySearching, MoveMarks, ParallelAlgorithm,
+    ParallelSettings, ParseAlgorithmError, SimplifiedAbdadaHooks,
 };
 pub use report::{IterationReport, Score, ScoreBound, SearchOutcome};
 pub use see::{SEE_VALUE, see_ge};

@@ -103,6 +103,118 @@ pub struct ParallelSettings {
     pub cs_ways: usize,
     /// YBWC: the shallowest remaining depth at which a node's younger brothers are searched in parallel.
     pub min_split_depth: i32,
+    /// Simplified ABDADA: which structure holds the `currently_searching` marks.
+    pub cs_table: CsTableKind,
+}
+
+/// The structure behind simplified ABDADA's `currently_searching` marks (UCI option `CsTable`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum CsTableKind {
+    /// Kerrigan's fixed n-way table of relaxed atomic words ([`CurrentlySearching`]): the default, measured
+    /// faster (docs/parallel-search.md).
+    #[default]
+    Array,
+    /// A concurrent hash set from the `dashmap` crate ([`DashCurrentlySearching`]): exact, unbounded, locked
+    /// per shard; kept selectable for the comparison.
+    DashMap,
+}
+
+impl CsTableKind {
+    /// Every kind, in the order of the UCI combo option.
+    pub const ALL: [CsTableKind; 2] = [CsTableKind::Array, CsTableKind::DashMap];
+
+    /// The UCI name: `array` or `dashmap`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            CsTableKind::Array => "array",
+            CsTableKind::DashMap => "dashmap",
+        }
+    }
+}
+
+impl fmt::Display for CsTableKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for CsTableKind {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<CsTableKind, String> {
+        CsTableKind::ALL
+            .into_iter()
+            .find(|k| k.name().eq_ignore_ascii_case(s.trim()))
+            .ok_or_else(|| format!("unknown currently_searching table {s:?}; expected array or dashmap"))
+    }
+}
+
+/// What simplified ABDADA needs of a `currently_searching` table: Kerrigan's three operations on move hashes.
+pub trait MoveMarks: Sync {
+    /// `defer_move`'s test: whether `hash` is marked.
+    fn contains(&self, hash: u64) -> bool;
+    /// `starting_search`: mark `hash`.
+    fn starting(&self, hash: u64);
+    /// `finished_search`: unmark `hash`.
+    fn finished(&self, hash: u64);
+}
+
+impl MoveMarks for CurrentlySearching {
+    #[inline]
+    fn contains(&self, hash: u64) -> bool {
+        CurrentlySearching::contains(self, hash)
+    }
+
+    #[inline]
+    fn starting(&self, hash: u64) {
+        CurrentlySearching::starting(self, hash);
+    }
+
+    #[inline]
+    fn finished(&self, hash: u64) {
+        CurrentlySearching::finished(self, hash);
+    }
+}
+
+/// `currently_searching` as a `dashmap` set: the obvious concurrent-collection design, against which the
+/// atomic array is measured. Exact (no row overflow) but every operation hashes and takes a shard lock.
+#[derive(Debug, Default)]
+pub struct DashCurrentlySearching {
+    set: dashmap::DashSet<u64>,
+}
+
+impl DashCurrentlySearching {
+    /// An empty set.
+    pub fn new() -> DashCurrentlySearching {
+        DashCurrentlySearching::default()
+    }
+
+    /// Empties the set (between searches).
+    pub fn clear(&self) {
+        self.set.clear();
+    }
+
+    /// The number of marked moves.
+    pub fn occupied(&self) -> usize {
+        self.set.len()
+    }
+}
+
+impl MoveMarks for DashCurrentlySearching {
+    #[inline]
+    fn contains(&self, hash: u64) -> bool {
+        self.set.contains(&hash)
+    }
+
+    #[inline]
+    fn starting(&self, hash: u64) {
+        self.set.insert(hash);
+    }
+
+    #[inline]
+    fn finished(&self, hash: u64) {
+        self.set.remove(&hash);
+    }
 }
 
 impl Default for ParallelSettings {
@@ -113,6 +225,7 @@ impl Default for ParallelSettings {
             cs_rows: 32_768,
             cs_ways: 4,
             min_split_depth: 5,
+            cs_table: CsTableKind::Array,
         }
     }
 }
@@ -210,16 +323,16 @@ impl CurrentlySearching {
     }
 }
 
-/// Kerrigan's simplified ABDADA as hooks.
+/// Kerrigan's simplified ABDADA as hooks, over either `currently_searching` structure.
 #[derive(Debug, Clone, Copy)]
-pub struct SimplifiedAbdadaHooks<'a> {
+pub struct SimplifiedAbdadaHooks<'a, T: MoveMarks = CurrentlySearching> {
     /// The shared `currently_searching` table.
-    pub table: &'a CurrentlySearching,
+    pub table: &'a T,
     /// DEFER_DEPTH: below it the table is not touched at all (note 1).
     pub defer_depth: i32,
 }
 
-impl SearchHooks for SimplifiedAbdadaHooks<'_> {
+impl<T: MoveMarks> SearchHooks for SimplifiedAbdadaHooks<'_, T> {
     type NodeGuard<'g>
         = ()
     where
@@ -317,6 +430,28 @@ mod tests {
             );
         }
         assert!("ybwc2".parse::<ParallelAlgorithm>().is_err());
+    }
+
+    #[test]
+    fn the_dashmap_table_marks_and_unmarks_like_the_array() {
+        let dash = DashCurrentlySearching::new();
+        let array = CurrentlySearching::new(8, 4);
+        for table in [&dash as &dyn MoveMarks, &array] {
+            table.starting(0x1234);
+            table.starting(0x1234);
+            table.starting(0x99);
+            assert!(table.contains(0x1234) && table.contains(0x99) && !table.contains(0x5));
+            table.finished(0x1234);
+            assert!(!table.contains(0x1234) && table.contains(0x99));
+            table.finished(0x99);
+            assert!(!table.contains(0x99));
+        }
+        assert_eq!(dash.occupied(), 0);
+        dash.starting(7);
+        dash.clear();
+        assert_eq!(dash.occupied(), 0);
+        assert_eq!("DashMap".parse::<CsTableKind>(), Ok(CsTableKind::DashMap));
+        assert!("btree".parse::<CsTableKind>().is_err());
     }
 
     #[test]

@@ -5,8 +5,8 @@
 use eldest_board::Position;
 use eldest_repetition::GameHistory;
 use eldest_search::{
-    Engine, ParallelAlgorithm, ParallelSettings, Score, SearchControl, SearchLimits, SearchOptions,
-    SearchOutcome,
+    CsTableKind, Engine, ParallelAlgorithm, ParallelSettings, Score, SearchControl, SearchLimits,
+    SearchOptions, SearchOutcome,
 };
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -19,14 +19,37 @@ fn game_of(position: &Position) -> Arc<GameHistory> {
     )
 }
 
-fn options(algorithm: ParallelAlgorithm, threads: usize) -> SearchOptions {
+fn options(algorithm: Variant, threads: usize) -> SearchOptions {
     SearchOptions {
         threads,
-        parallel: ParallelSettings {
-            algorithm,
-            ..ParallelSettings::default()
-        },
+        parallel: algorithm.settings(),
         ..SearchOptions::default()
+    }
+}
+
+/// An algorithm as a user selects it: its name and, for simplified ABDADA, the `CsTable` structure.
+#[derive(Debug, Clone, Copy)]
+struct Variant(ParallelAlgorithm, CsTableKind);
+
+impl Variant {
+    fn settings(self) -> ParallelSettings {
+        ParallelSettings {
+            algorithm: self.0,
+            cs_table: self.1,
+            ..ParallelSettings::default()
+        }
+    }
+}
+
+impl From<ParallelAlgorithm> for Variant {
+    fn from(algorithm: ParallelAlgorithm) -> Variant {
+        Variant(algorithm, CsTableKind::Array)
+    }
+}
+
+impl std::fmt::Display for Variant {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} ({})", self.0, self.1)
     }
 }
 
@@ -55,10 +78,13 @@ fn depth(d: u32) -> SearchLimits {
     }
 }
 
-const ALGORITHMS: [ParallelAlgorithm; 3] = [
-    ParallelAlgorithm::Lazy,
-    ParallelAlgorithm::Abdada,
-    ParallelAlgorithm::SimplifiedAbdada,
+/// Every algorithm, and simplified ABDADA over both `currently_searching` structures.
+const ALGORITHMS: [Variant; 5] = [
+    Variant(ParallelAlgorithm::Lazy, CsTableKind::Array),
+    Variant(ParallelAlgorithm::Ybwc, CsTableKind::Array),
+    Variant(ParallelAlgorithm::Abdada, CsTableKind::Array),
+    Variant(ParallelAlgorithm::SimplifiedAbdada, CsTableKind::Array),
+    Variant(ParallelAlgorithm::SimplifiedAbdada, CsTableKind::DashMap),
 ];
 
 #[test]
@@ -142,7 +168,11 @@ fn best_moves_are_legal_and_nothing_leaks_over_many_positions() {
 #[test]
 fn the_abdadas_defer_moves_when_threads_share_the_work() {
     // A deep enough search on 4 threads must hit busy younger brothers at least once.
-    for algorithm in [ParallelAlgorithm::Abdada, ParallelAlgorithm::SimplifiedAbdada] {
+    for algorithm in [
+        Variant(ParallelAlgorithm::Abdada, CsTableKind::Array),
+        Variant(ParallelAlgorithm::SimplifiedAbdada, CsTableKind::Array),
+        Variant(ParallelAlgorithm::SimplifiedAbdada, CsTableKind::DashMap),
+    ] {
         let mut engine = Engine::new(16).unwrap();
         let fen = "r1bq1rk1/ppp1nppp/4n3/3p3Q/3P4/1BP1B3/PP1N2PP/R4RK1 w - - 1 16";
         search(&mut engine, fen, &depth(11), &options(algorithm, 4));
@@ -155,7 +185,7 @@ fn the_abdadas_defer_moves_when_threads_share_the_work() {
 fn ybwc_splits_and_counts_the_helpers_nodes() {
     let mut engine = Engine::new(16).unwrap();
     let fen = "r1bq1rk1/ppp1nppp/4n3/3p3Q/3P4/1BP1B3/PP1N2PP/R4RK1 w - - 1 16";
-    let mut settings = options(ParallelAlgorithm::Ybwc, 4);
+    let mut settings = options(ParallelAlgorithm::Ybwc.into(), 4);
     settings.parallel.min_split_depth = 4;
     let (position, outcome) = search(&mut engine, fen, &depth(10), &settings);
     assert!(position.is_legal(outcome.best_move.unwrap()));
@@ -164,7 +194,12 @@ fn ybwc_splits_and_counts_the_helpers_nodes() {
     // The serial search of the same depth visits a comparable number of nodes: the split tasks' nodes are
     // counted (a lost count would show up as far fewer nodes).
     let mut serial = Engine::new(16).unwrap();
-    let (_, plain) = search(&mut serial, fen, &depth(10), &options(ParallelAlgorithm::Lazy, 1));
+    let (_, plain) = search(
+        &mut serial,
+        fen,
+        &depth(10),
+        &options(ParallelAlgorithm::Lazy.into(), 1),
+    );
     assert!(
         outcome.nodes * 2 > plain.nodes,
         "ybwc {} nodes vs serial {}",

@@ -87,6 +87,8 @@ pub enum Setting {
     CsWays(usize),
     /// `MinSplitDepth`: YBWC splits nodes of at least this remaining depth.
     MinSplitDepth(i32),
+    /// `CsTable`: the structure behind simplified ABDADA's `currently_searching` marks.
+    CsTable(eldest_search::CsTableKind),
 }
 
 /// One option: its name, type, and how a valid value becomes a [`Setting`].
@@ -106,6 +108,17 @@ const ALGORITHM_NAMES: [&str; eldest_search::ParallelAlgorithm::ALL.len()] = {
     let mut i = 0;
     while i < names.len() {
         names[i] = eldest_search::ParallelAlgorithm::ALL[i].name();
+        i += 1;
+    }
+    names
+};
+
+/// The values of `CsTable`: the search crate's names, in its order.
+const CS_TABLE_NAMES: [&str; eldest_search::CsTableKind::ALL.len()] = {
+    let mut names = [""; eldest_search::CsTableKind::ALL.len()];
+    let mut i = 0;
+    while i < names.len() {
+        names[i] = eldest_search::CsTableKind::ALL[i].name();
         i += 1;
     }
     names
@@ -227,6 +240,17 @@ pub static OPTIONS: &[UciOption] = &[
             max: 64,
         },
         setting: |v| Setting::MinSplitDepth(i32::try_from(spin(&v)).unwrap_or(5)),
+    },
+    UciOption {
+        name: "CsTable",
+        kind: OptionKind::Combo {
+            default: "array",
+            values: &CS_TABLE_NAMES,
+        },
+        setting: |v| match v {
+            OptionValue::Combo(name) => Setting::CsTable(name.parse().unwrap_or_default()),
+            _ => Setting::CsTable(eldest_search::CsTableKind::default()),
+        },
     },
 ];
 
@@ -414,6 +438,7 @@ mod tests {
                 "option name CsTableRows type spin default 32768 min 1 max 4194304",
                 "option name CsWays type spin default 4 min 1 max 64",
                 "option name MinSplitDepth type spin default 5 min 1 max 64",
+                "option name CsTable type combo default array var array var dashmap",
             ]
         );
     }

@@ -271,6 +271,7 @@ impl Session {
             Setting::DeferDepth(depth) => self.settings.search.parallel.defer_depth = depth,
             Setting::CsTableRows(rows) => self.settings.search.parallel.cs_rows = rows,
             Setting::CsWays(ways) => self.settings.search.parallel.cs_ways = ways,
+            Setting::CsTable(kind) => self.settings.search.parallel.cs_table = kind,
             Setting::MinSplitDepth(depth) => self.settings.search.parallel.min_split_depth = depth,
             Setting::DebugLogFile(path) => match (self.hooks.debug_log_file)(&path) {
                 Ok(()) => self.settings.debug_log_file = path,

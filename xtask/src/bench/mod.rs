@@ -23,7 +23,7 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 /// Default search depth: about five minutes for the default comparison on a 2-core machine.
-const DEFAULT_DEPTH: u32 = 14;
+const DEFAULT_DEPTH: u32 = 16;
 /// A machine busier than this (percent of all CPUs) before a run makes its figures suspect.
 const BUSY_WARNING_PERCENT: f64 = 15.0;
 
@@ -50,7 +50,7 @@ pub struct Args {
     /// Allow more threads than logical CPUs (such rows are marked `*`).
     #[arg(long)]
     oversubscribe: bool,
-    /// Search every position to this depth [default: 14].
+    /// Search every position to this depth [default: 16].
     #[arg(long, conflicts_with = "movetime", value_parser = clap::value_parser!(u32).range(1..=100))]
     depth: Option<u32>,
     /// Search every position for this many milliseconds instead (no time-to-depth figures then).
@@ -83,6 +83,9 @@ pub struct Args {
     /// Ways of simplified ABDADA's currently_searching table.
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..=64))]
     cs_ways: Option<u64>,
+    /// Simplified ABDADA's currently_searching structure: array or dashmap.
+    #[arg(long, value_parser = ["array", "dashmap"])]
+    cs_table: Option<String>,
     /// Only run `eldest bench` and check its node count against the newest `Bench:` line of git log.
     #[arg(long, conflicts_with_all = ["compare", "depth", "movetime", "positions", "threads"])]
     signature: bool,
@@ -167,6 +170,7 @@ fn settings(args: &Args, engine: &Path) -> Result<Settings, String> {
     knob("--min-split-depth", args.min_split_depth.map(|v| v.to_string()));
     knob("--cs-rows", args.cs_rows.map(|v| v.to_string()));
     knob("--cs-ways", args.cs_ways.map(|v| v.to_string()));
+    knob("--cs-table", args.cs_table.clone());
     let positions = match &args.positions {
         Some(path) => std::fs::canonicalize(path)
             .map_err(|e| format!("cannot open {}: {e}", path.display()))?
