@@ -5,6 +5,7 @@ use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 
 mod cargo;
+mod matches;
 mod perft_report;
 mod stats;
 
@@ -20,12 +21,16 @@ enum Command {
     /// Perft speed of eldest-board beside cozy-chess, shakmaty and (if found) Stockfish, as a Markdown table
     /// for docs/performance.md.
     PerftReport(perft_report::Args),
+    /// Games between UCI engines (e.g. two parallel algorithms): Elo with a 95% interval, pentanomial SPRT,
+    /// PGN and JSON; crashes, illegal moves, time forfeits and hangs recorded as losses with the reason.
+    Match(Box<matches::Args>),
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::PerftReport(args) => perft_report::run(&args),
+        Command::Match(args) => matches::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
