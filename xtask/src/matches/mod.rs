@@ -42,6 +42,9 @@ pub enum Tournament {
     RoundRobin,
     /// The first engine is the baseline and every other engine plays it; results are the challenger's.
     Gauntlet,
+    /// Engines play in the pairs given: the first against the second, the third against the fourth, and so on;
+    /// results are from the first of each pair. Several separate matches in one run.
+    Pairs,
 }
 
 /// Options of `cargo xtask match`.
@@ -233,6 +236,15 @@ fn plan(args: &Args) -> Result<Plan, String> {
             .flat_map(|i| (i + 1..specs.len()).map(move |j| (i, j)))
             .collect(),
         Tournament::Gauntlet => (1..specs.len()).map(|challenger| (challenger, 0)).collect(),
+        Tournament::Pairs => {
+            if specs.len() % 2 != 0 {
+                return Err("--tournament pairs needs an even number of engines".into());
+            }
+            (0..specs.len())
+                .step_by(2)
+                .map(|first| (first, first + 1))
+                .collect()
+        }
     };
     let sprt = args.sprt.as_deref().map(Sprt::parse).transpose()?;
     if sprt.is_some() && pairings.len() != 1 {
@@ -622,4 +634,98 @@ fn write_json(
         serde_json::to_string_pretty(&report).map_err(|e| format!("cannot encode the JSON summary: {e}"))?;
     std::fs::write(&plan.json_path, text + "\n")
         .map_err(|e| format!("cannot write {}: {e}", plan.json_path.display()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::Parser;
+
+    #[derive(Parser, Debug)]
+    struct TestCli {
+        #[command(flatten)]
+        args: Args,
+    }
+
+    fn plan_of(command_line: &str) -> Result<Plan, String> {
+        let words = std::iter::once("match").chain(command_line.split_whitespace());
+        let cli = TestCli::try_parse_from(words).map_err(|e| e.to_string())?;
+        plan(&cli.args)
+    }
+
+    const FOUR: &str =
+        "--engine cmd=e,name=a --engine cmd=e,name=b --engine cmd=e,name=c --engine cmd=e,name=d";
+
+    #[test]
+    fn tournaments_pair_the_engines() {
+        let pgn = "--pgn /dev/null --nodes 10 --games 2";
+        let pairings = |tournament: &str| {
+            plan_of(&format!("{FOUR} {pgn} --tournament {tournament}")).map(|p| p.pairings)
+        };
+        assert_eq!(
+            pairings("round-robin").unwrap(),
+            [(0, 1), (0, 2), (0, 3), (1, 2), (1, 3), (2, 3)]
+        );
+        assert_eq!(pairings("gauntlet").unwrap(), [(1, 0), (2, 0), (3, 0)]);
+        assert_eq!(pairings("pairs").unwrap(), [(0, 1), (2, 3)]);
+        let three = "--engine cmd=e --engine cmd=e --engine cmd=e --tournament pairs";
+        assert!(
+            plan_of(&format!("{three} {pgn}"))
+                .unwrap_err()
+                .contains("even number")
+        );
+    }
+
+    #[test]
+    fn the_schedule_swaps_colours_within_a_round_and_honours_an_odd_game_count() {
+        let plan = plan_of(
+            "--engine cmd=e --engine cmd=e --engine cmd=e --tournament gauntlet --pgn /dev/null \
+                            --depth 3 --games 3",
+        )
+        .unwrap();
+        let jobs: Vec<Option<(usize, usize, usize, usize)>> = (0..plan.slots())
+            .map(|slot| plan.job(slot).map(|j| (j.round, j.pairing, j.white, j.black)))
+            .collect();
+        assert_eq!(
+            jobs,
+            [
+                Some((0, 0, 1, 0)),
+                Some((0, 0, 0, 1)),
+                Some((0, 1, 2, 0)),
+                Some((0, 1, 0, 2)),
+                Some((1, 0, 1, 0)),
+                None,
+                Some((1, 1, 2, 0)),
+                None,
+            ]
+        );
+        assert_eq!(plan.job(4).unwrap().opening, 1);
+        // Unnamed engines are called after their program and made unique.
+        let names: Vec<&str> = plan.specs.iter().map(|s| s.name.as_str()).collect();
+        assert_eq!(names, ["e", "e-2", "e-3"]);
+    }
+
+    #[test]
+    fn two_engines_with_one_name_are_refused() {
+        let error =
+            plan_of("--engine cmd=e,name=x --engine cmd=f,name=x --nodes 1 --games 1 --pgn /dev/null");
+        assert!(error.unwrap_err().contains("two engines are named 'x'"));
+    }
+
+    #[test]
+    fn the_workspace_eldest_is_recognised_by_path() {
+        let eldest = cargo::release_path("eldest");
+        let dotted = eldest
+            .parent()
+            .unwrap()
+            .join("..")
+            .join("release")
+            .join(".")
+            .join("eldest");
+        assert_eq!(lexically_normal(&dotted), lexically_normal(&eldest));
+        assert_ne!(
+            lexically_normal(Path::new("/usr/games/stockfish")),
+            lexically_normal(&eldest)
+        );
+    }
 }
