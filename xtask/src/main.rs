@@ -22,7 +22,14 @@ enum Command {
     /// for docs/performance.md.
     PerftReport(perft_report::Args),
     /// Games between UCI engines (e.g. two parallel algorithms): Elo with a 95% interval, pentanomial SPRT,
-    /// PGN and JSON; crashes, illegal moves, time forfeits and hangs recorded as losses with the reason.
+    /// PGN and JSON.
+    ///
+    /// Plays two or more UCI engines against each other. Each opening is played twice with colours swapped.
+    /// The runner keeps the clocks, ends games by the rules of chess (checkmate, stalemate, threefold
+    /// repetition, fifty moves, insufficient material; eldest-board decides) and optionally by draw or resign
+    /// adjudication, and records every crash, illegal move, time forfeit, hang and malformed answer as a loss of
+    /// the engine at fault, with the reason; a crashed or hung engine is restarted for the next game. Progress
+    /// after every game, a summary at the end, every game in a PGN file and the results in a JSON file.
     Match(Box<matches::Args>),
 }
 

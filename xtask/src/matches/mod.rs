@@ -50,20 +50,13 @@ pub enum Tournament {
 /// Options of `cargo xtask match`.
 #[derive(clap::Args, Debug)]
 #[command(
-    about = "Play games between UCI engines: Elo with a 95% interval, optional pentanomial SPRT, PGN and JSON",
-    long_about = "Play games between two or more UCI engines and measure the Elo difference.\n\n\
-        Each opening is played twice with colours swapped. The runner keeps the clocks, ends games by the rules \
-        of chess (eldest-board: checkmate, stalemate, threefold repetition, fifty moves, insufficient material) \
-        and optionally by adjudication, and records every crash, illegal move, time forfeit, hang and malformed \
-        answer as a loss of the engine at fault, with the reason. A crashed engine is restarted for the next \
-        game.\n\n\
-        Example: ABDADA against lazy SMP, two threads each, at 8 s + 0.08 s, until an SPRT decides:\n  \
-        cargo xtask match --tc 8+0.08 --concurrency 1 \\\n    \
-        --engine cmd=target/release/eldest,name=abdada,option.ParallelAlgorithm=abdada,option.Threads=2 \\\n    \
-        --engine cmd=target/release/eldest,name=lazy,option.ParallelAlgorithm=lazy,option.Threads=2 \\\n    \
-        --sprt elo0=0 elo1=10\n\n\
-        When an engine's cmd is the workspace's target/release/eldest, it is built first (unless --no-build).\n\
-        See docs/strength.md for the statistics and the algorithm comparison."
+    after_long_help = "Example: ABDADA against lazy SMP, two threads each, at 8 s + 0.08 s per game, until an SPRT \
+    decides (one game at a time: each engine uses both cores of a 2-core machine while it thinks):\n\n  \
+    cargo xtask match --tc 8+0.08 --concurrency 1 --sprt elo0=0 elo1=10 \\\n    \
+    --engine cmd=target/release/eldest,name=abdada,option.ParallelAlgorithm=abdada,option.Threads=2 \\\n    \
+    --engine cmd=target/release/eldest,name=lazy,option.ParallelAlgorithm=lazy,option.Threads=2\n\n\
+    When an engine's cmd is the workspace's target/release/eldest, it is built first (unless --no-build). \
+    The statistics, the openings and the algorithm comparison: docs/strength.md."
 )]
 pub struct Args {
     /// An engine, given twice or more: cmd=PATH[,name=NAME][,arg=ARG]...[,dir=DIR][,option.NAME=VALUE]...
@@ -90,7 +83,7 @@ pub struct Args {
     #[arg(long, value_name = "KEY=VALUE", num_args = 1..)]
     sprt: Option<Vec<String>>,
     /// Games played at the same time (each game runs one engine at a time; count an engine's threads).
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=256))]
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=256))]
     concurrency: u64,
     /// Openings file, .epd or .pgn [default: tools/strength/openings.epd].
     #[arg(long, value_name = "FILE")]

@@ -2,7 +2,7 @@
 //! the summary at the end, and the JSON file.
 
 use super::game::{GameRecord, Termination};
-use crate::stats::elo::{EloEstimate, Outcome, Pentanomial, Wdl, signed};
+use crate::stats::elo::{EloEstimate, Outcome, Pentanomial, Wdl, signed, unsigned};
 use crate::stats::sprt::{Sprt, SprtDecision};
 use eldest_board::Color;
 use serde::Serialize;
@@ -291,7 +291,7 @@ pub fn summary_text(
         ));
         for estimate in [pairing.elo, pairing.elo_wdl].into_iter().flatten() {
             text.push_str(&format!(
-                "  Elo {} from {}, nElo {} ± {:.1}, LOS {:.1}%\n",
+                "  Elo {} from {}, nElo {} ± {}, LOS {:.1}%\n",
                 estimate.display(),
                 if estimate.model == "pentanomial" {
                     "pairs"
@@ -299,7 +299,7 @@ pub fn summary_text(
                     "single games"
                 },
                 signed(estimate.normalized_elo),
-                estimate.normalized_elo_error,
+                unsigned(estimate.normalized_elo_error),
                 100.0 * estimate.los
             ));
         }

@@ -197,9 +197,6 @@ impl EloEstimate {
         normalized: impl Fn(f64) -> f64,
     ) -> EloEstimate {
         let stderr = score_variance.sqrt();
-        let low = score - Z95 * stderr;
-        let high = score + Z95 * stderr;
-        let (elo_low, elo_high) = (logistic_elo(low), logistic_elo(high));
         let los = if stderr > 0.0 {
             normal_cdf((score - 0.5) / stderr)
         } else if score > 0.5 {
@@ -209,6 +206,25 @@ impl EloEstimate {
         } else {
             0.5
         };
+        if stderr == 0.0 {
+            // Every game (or pair) had the same result: the data say nothing about the spread, so the interval
+            // is unbounded and normalized Elo, which divides by the spread, is undefined.
+            return EloEstimate {
+                model,
+                score,
+                score_stderr: 0.0,
+                elo: logistic_elo(score),
+                elo_low: f64::NEG_INFINITY,
+                elo_high: f64::INFINITY,
+                elo_error: f64::INFINITY,
+                los,
+                normalized_elo: f64::NAN,
+                normalized_elo_error: f64::NAN,
+            };
+        }
+        let low = score - Z95 * stderr;
+        let high = score + Z95 * stderr;
+        let (elo_low, elo_high) = (logistic_elo(low), logistic_elo(high));
         EloEstimate {
             model,
             score,
@@ -218,12 +234,8 @@ impl EloEstimate {
             elo_high,
             elo_error: (elo_high - elo_low) / 2.0,
             los,
-            normalized_elo: if stderr > 0.0 { normalized(score) } else { 0.0 },
-            normalized_elo_error: if stderr > 0.0 {
-                (normalized(high) - normalized(low)) / 2.0
-            } else {
-                0.0
-            },
+            normalized_elo: normalized(score),
+            normalized_elo_error: (normalized(high) - normalized(low)) / 2.0,
         }
     }
 
@@ -239,17 +251,22 @@ impl EloEstimate {
     }
 }
 
-/// `+12.3`, `-4.0`, `+inf`, `-inf`.
+/// `+12.3`, `-4.0`, `+inf`, `-inf`, `n/a`.
 pub fn signed(value: f64) -> String {
-    if value.is_infinite() {
+    if value.is_nan() {
+        "n/a".into()
+    } else if value.is_infinite() {
         if value > 0.0 { "+inf".into() } else { "-inf".into() }
     } else {
         format!("{value:+.1}")
     }
 }
 
-fn unsigned(value: f64) -> String {
-    if value.is_finite() {
+/// `12.3`, `inf`, `n/a`.
+pub fn unsigned(value: f64) -> String {
+    if value.is_nan() {
+        "n/a".into()
+    } else if value.is_finite() {
         format!("{value:.1}")
     } else {
         "inf".into()
@@ -409,6 +426,16 @@ mod tests {
         .unwrap();
         assert_eq!(all_wins.elo, f64::INFINITY);
         assert_eq!(all_wins.los, 1.0);
-        assert_eq!(all_wins.display(), "+inf ± inf [+inf, +inf]");
+        assert_eq!(all_wins.display(), "+inf ± inf [-inf, +inf]");
+        // One pair with a loss and a draw: a score, but no spread to build an interval on.
+        let one_pair = Pentanomial {
+            loss_draw: 1,
+            ..Pentanomial::default()
+        };
+        let estimate = EloEstimate::from_pentanomial(&one_pair).unwrap();
+        assert!((estimate.elo + 190.848).abs() < 0.001);
+        assert_eq!(estimate.display(), "-190.8 ± inf [-inf, +inf]");
+        assert!(estimate.normalized_elo.is_nan());
+        assert_eq!(signed(estimate.normalized_elo), "n/a");
     }
 }
