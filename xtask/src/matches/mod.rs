@@ -85,7 +85,7 @@ pub struct Args {
     /// Games played at the same time (each game runs one engine at a time; count an engine's threads).
     #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=256))]
     concurrency: u64,
-    /// Openings file, .epd or .pgn [default: tools/strength/openings.epd].
+    /// Openings file, .epd or .pgn [default: tools/strength/openings-wide.epd, 853 positions of 10 plies].
     #[arg(long, value_name = "FILE")]
     openings: Option<PathBuf>,
     /// Keep at most this many plies of each PGN opening.
@@ -263,7 +263,7 @@ fn plan(args: &Args) -> Result<Plan, String> {
     let openings_path = args
         .openings
         .clone()
-        .unwrap_or_else(|| cargo::workspace_root().join("tools/strength/openings.epd"));
+        .unwrap_or_else(|| cargo::workspace_root().join("tools/strength/openings-wide.epd"));
     let mut openings = openings::load(&openings_path, args.opening_plies)?;
     if !args.no_shuffle {
         openings::shuffle(&mut openings, args.seed);

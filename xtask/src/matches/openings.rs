@@ -306,6 +306,17 @@ mod tests {
         assert_eq!(openings[0].name, "C60 Ruy Lopez");
         assert_eq!(openings[0].moves.len(), 8);
         assert!(openings[0].start_fen.is_none());
+        // The default set: the same lines two plies deeper (tools/strength/make_openings.py --extend).
+        let wide = load(
+            &crate::cargo::workspace_root().join("tools/strength/openings-wide.epd"),
+            None,
+        )
+        .unwrap();
+        assert!(wide.len() > 500, "{}", wide.len());
+        assert!(
+            wide.iter()
+                .all(|opening| opening.moves.len() == 10 && opening.start_fen.is_none())
+        );
     }
 
     #[test]
