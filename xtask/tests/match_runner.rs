@@ -219,16 +219,22 @@ fn chatter_is_reported_as_warnings_without_ending_the_game() {
     );
 }
 
-/// target/{release,debug}/eldest, building the debug one if neither exists (a debug build at 2000 nodes per
-/// move plays a game in well under a second).
+/// target/{release,debug}/eldest, or else a debug eldest built for this test (a debug build at 2000 nodes per
+/// move plays a game in well under a second). The build goes to its own target directory: the `cargo test`
+/// running this test may hold the lock of the usual one.
 fn eldest_binary() -> PathBuf {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"))
         .parent()
         .unwrap()
         .to_path_buf();
     let target = std::env::var_os("CARGO_TARGET_DIR").map_or_else(|| root.join("target"), PathBuf::from);
-    for profile in ["release", "debug"] {
-        let binary = target.join(profile).join("eldest");
+    let own_target = target.join("match-test-eldest");
+    for directory in [
+        target.join("release"),
+        target.join("debug"),
+        own_target.join("debug"),
+    ] {
+        let binary = directory.join("eldest");
         if binary.exists() {
             return binary;
         }
@@ -236,11 +242,12 @@ fn eldest_binary() -> PathBuf {
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
     let status = Command::new(cargo)
         .current_dir(&root)
+        .env("CARGO_TARGET_DIR", &own_target)
         .args(["build", "--quiet", "-p", "eldest"])
         .status()
         .unwrap();
     assert!(status.success(), "cargo build -p eldest failed");
-    target.join("debug").join("eldest")
+    own_target.join("debug").join("eldest")
 }
 
 #[test]

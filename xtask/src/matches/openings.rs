@@ -51,6 +51,14 @@ pub fn load(path: &Path, max_plies: Option<usize>) -> Result<Vec<Opening>, Strin
         return Err(format!("{}: no openings in the file", path.display()));
     }
     for opening in &openings {
+        // The runner speaks standard UCI castling (e1g1) and never sets UCI_Chess960.
+        if opening.start.is_chess960() {
+            return Err(format!(
+                "{}: opening '{}' is a Chess960 position, which is not supported",
+                path.display(),
+                opening.name
+            ));
+        }
         let mut repetitions = Repetitions::default();
         let mut position = opening.start;
         repetitions.record(&position);
@@ -385,6 +393,11 @@ mod tests {
             ("illegal.pgn", "[Event \"x\"]\n\n1. e4 e5 2. Ke3 *\n", "ply 3"),
             ("open-comment.pgn", "1. e4 { never closed\n", "never closed"),
             ("mated.pgn", "1. f3 e5 2. g4 Qh4# 0-1\n", "finished game"),
+            (
+                "chess960.epd",
+                "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - id \"960\";\n",
+                "Chess960",
+            ),
             ("openings.txt", "whatever\n", ".epd or .pgn"),
         ];
         for (name, contents, expected) in cases {
