@@ -303,8 +303,9 @@ impl EngineProcess {
         hang_after: Duration,
     ) -> Result<SearchReply, EngineFault> {
         self.drain()?;
-        self.send(&format!("{position}\n{go}"))?;
+        // The clock starts before the write, so the engine is never charged less than the time it had.
         let started = Instant::now();
+        self.send(&format!("{position}\n{go}"))?;
         let deadline = started + hang_after;
         let (mut score, mut depth) = (None, None);
         loop {
