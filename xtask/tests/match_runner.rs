@@ -271,6 +271,7 @@ fn two_copies_of_eldest_at_fixed_nodes_give_a_consistent_pgn_and_json() {
         ],
     );
     let json = &played.json;
+    assert_eq!(json["status"], "completed");
     let games = json["games"].as_array().unwrap();
     assert_eq!(games.len(), 4);
     let pairing = &json["pairings"][0];

@@ -383,7 +383,8 @@ fn play(plan: &Plan) -> Result<(), String> {
     let stop = AtomicBool::new(false);
     let next_slot = AtomicUsize::new(0);
     let mut error: Option<String> = None;
-    let mut stop_reason = String::from("completed");
+    // What the JSON says while games are still being played; replaced by how the match ended.
+    let mut stop_reason = String::from("running");
     std::thread::scope(|scope| {
         let (sender, receiver) = channel();
         for _ in 0..plan.concurrency {
@@ -446,6 +447,8 @@ fn play(plan: &Plan) -> Result<(), String> {
     });
     if let Some(message) = &error {
         stop_reason = format!("stopped by an error: {message}");
+    } else if stop_reason == "running" {
+        stop_reason = "completed".into();
     }
     write_json(
         plan,

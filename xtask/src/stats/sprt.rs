@@ -182,8 +182,9 @@ impl Sprt {
     }
 }
 
-/// The GSPRT log-likelihood ratio for observed `counts` of outcomes worth `scores`. `t_per_normalized_elo`
-/// converts normalized Elo to the outcome's t-value ((μ − ½) / σ): 1/(800/ln 10) per game, √2 times that per pair.
+/// The GSPRT log-likelihood ratio for observed `counts` of outcomes worth `scores`. Under the normalized model a
+/// bound of E normalized Elo is the t-value ((μ − ½) / σ) `t_scale`·E/(800/ln 10) of one outcome: `t_scale` is
+/// 1 for single games and √2 for pairs.
 fn llr(counts: &[u64], scores: &[f64], model: SprtModel, elo0: f64, elo1: f64, t_scale: f64) -> f64 {
     let regularized: Vec<f64> = counts
         .iter()
