@@ -13,8 +13,17 @@ such as fairymax, can be used) and checks that they lead to the EPD position.
 
 Usage: python3 tools/strength/make_openings.py [--out tools/strength/openings.epd]
        python3 tools/strength/make_openings.py --check /usr/games/stockfish [--depth 14]
+       python3 tools/strength/make_openings.py --extend target/release/eldest \
+           [--out tools/strength/openings-wide.epd] [--depth 12] [--multipv 4] [--window 30] [--max-cp 60]
 The second form prints Stockfish's evaluation of every position (white's view), sorted,
 to check that none is lopsided; it writes nothing.
+
+The third form writes the wider set that `cargo xtask match` plays by default: every line
+above is extended by one move of each side (10 plies). At each of the two plies a UCI engine
+(eldest: Threads 1, Hash 16, MultiPV N, fixed depth, so the result is reproducible for a given
+binary) lists its N best moves; a move is kept when it is within WINDOW centipawns of the best
+one and the evaluation stays within MAX_CP of equality (white's view). Duplicate positions are
+dropped. Each record is named "<ECO> <name>: <move 9> <move 10>" and carries all ten moves.
 """
 
 from __future__ import annotations
@@ -148,15 +157,66 @@ def check(records: list[str], engine_path: str, depth: int) -> int:
     return 0
 
 
+def extend(records: list[str], engine_path: str, depth: int, multipv: int, window: int, max_cp: int) -> list[str]:
+    """Two more plies on every record, chosen as the module docstring says."""
+    import chess.engine
+
+    def candidates(engine: chess.engine.SimpleEngine, board: chess.Board) -> list[chess.Move]:
+        lines = engine.analyse(board, chess.engine.Limit(depth=depth), multipv=multipv)
+        scored = []
+        for info in lines:
+            if "pv" not in info or not info["pv"]:
+                continue
+            mover_view = info["score"].pov(board.turn).score(mate_score=100_000)
+            white_view = info["score"].white().score(mate_score=100_000)
+            scored.append((info["pv"][0], mover_view, white_view))
+        if not scored:
+            return []
+        best = max(mover for _, mover, _ in scored)
+        return [move for move, mover, white in scored if mover >= best - window and abs(white) <= max_cp]
+
+    extended: list[str] = []
+    seen: set[str] = set()
+    with chess.engine.SimpleEngine.popen_uci(engine_path) as engine:
+        engine.configure({"Threads": 1, "Hash": 16})
+        for record in records:
+            board, ops = chess.Board.from_epd(record)
+            base = chess.Board()
+            for uci in ops["moves"].split():
+                base.push_uci(uci)
+            for first in candidates(engine, base):
+                first_san = base.san(first)
+                base.push(first)
+                for second in candidates(engine, base):
+                    second_san = base.san(second)
+                    base.push(second)
+                    key = base.epd()
+                    if key not in seen and not base.is_game_over():
+                        seen.add(key)
+                        uci = " ".join(move.uci() for move in base.move_stack)
+                        extended.append(base.epd(id=f"{ops['id']}: {first_san} {second_san}", moves=uci))
+                    base.pop()
+                base.pop()
+    return extended
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--out", default=str(pathlib.Path(__file__).with_name("openings.epd")))
+    parser.add_argument("--out", help="default: openings.epd, or openings-wide.epd with --extend")
     parser.add_argument("--check", metavar="UCI_ENGINE", help="print this engine's evaluation of each position")
-    parser.add_argument("--depth", type=int, default=14)
+    parser.add_argument("--extend", metavar="UCI_ENGINE", help="write the 10-ply set chosen with this engine")
+    parser.add_argument("--depth", type=int, help="search depth (default 14 with --check, 12 with --extend)")
+    parser.add_argument("--multipv", type=int, default=4)
+    parser.add_argument("--window", type=int, default=30, help="centipawns behind the best move (--extend)")
+    parser.add_argument("--max-cp", type=int, default=60, help="largest |evaluation| kept (--extend)")
     args = parser.parse_args()
     records = build(LINES)
     if args.check:
-        return check(records, args.check, args.depth)
+        return check(records, args.check, args.depth or 14)
+    if args.extend:
+        records = extend(records, args.extend, args.depth or 12, args.multipv, args.window, args.max_cp)
+        args.out = args.out or str(pathlib.Path(__file__).with_name("openings-wide.epd"))
+    args.out = args.out or str(pathlib.Path(__file__).with_name("openings.epd"))
     pathlib.Path(args.out).write_text("".join(r + "\n" for r in records))
     print(f"wrote {len(records)} positions to {args.out}", file=sys.stderr)
     return 0

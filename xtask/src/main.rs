@@ -6,6 +6,7 @@ use std::process::ExitCode;
 
 mod bench;
 mod cargo;
+mod matches;
 mod perft_report;
 mod report;
 mod stats;
@@ -25,6 +26,16 @@ enum Command {
     /// Perft speed of eldest-board beside cozy-chess, shakmaty and (if found) Stockfish, as a Markdown table
     /// for docs/performance.md.
     PerftReport(perft_report::Args),
+    /// Games between UCI engines (e.g. two parallel algorithms): Elo with a 95% interval, pentanomial SPRT,
+    /// PGN and JSON.
+    ///
+    /// Plays two or more UCI engines against each other. Each opening is played twice with colours swapped.
+    /// The runner keeps the clocks, ends games by the rules of chess (checkmate, stalemate, threefold
+    /// repetition, fifty moves, insufficient material; eldest-board decides) and optionally by draw or resign
+    /// adjudication, and records every crash, illegal move, time forfeit, hang and malformed answer as a loss of
+    /// the engine at fault, with the reason; a crashed or hung engine is restarted for the next game. Progress
+    /// after every game, a summary at the end, every game in a PGN file and the results in a JSON file.
+    Match(Box<matches::Args>),
 }
 
 fn main() -> ExitCode {
@@ -32,6 +43,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Bench(args) => bench::run(&args),
         Command::PerftReport(args) => perft_report::run(&args),
+        Command::Match(args) => matches::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

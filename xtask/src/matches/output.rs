@@ -1,0 +1,340 @@
+//! What a match reports: the running tallies (per pairing and per engine), the progress line after each game,
+//! the summary at the end, and the JSON file.
+
+use super::game::{GameRecord, Termination};
+use crate::stats::elo::{EloEstimate, Outcome, Pentanomial, Wdl, signed, unsigned};
+use crate::stats::sprt::{Sprt, SprtDecision};
+use eldest_board::Color;
+use serde::Serialize;
+use std::collections::{BTreeMap, HashMap};
+
+/// Two engines that play each other; every figure is from `first`'s side.
+#[derive(Debug, Clone, Serialize)]
+pub struct PairingTally {
+    /// Index of the engine whose results are counted.
+    #[serde(skip)]
+    pub first: usize,
+    /// The first engine's name.
+    pub engine: String,
+    /// The opponent's name.
+    pub opponent: String,
+    /// All games.
+    pub wdl: Wdl,
+    /// Games with White.
+    pub as_white: Wdl,
+    /// Games with Black.
+    pub as_black: Wdl,
+    /// Completed colour-swapped pairs.
+    pub pentanomial: Pentanomial,
+    /// The estimate from the pairs (what fastchess reports), when there is one.
+    pub elo: Option<EloEstimate>,
+    /// The estimate from single games.
+    pub elo_wdl: Option<EloEstimate>,
+    /// The test, when one runs on this pairing.
+    pub sprt: Option<SprtState>,
+    /// Rounds with one game finished: the first game's outcome, waiting for its partner.
+    #[serde(skip)]
+    waiting: HashMap<usize, Outcome>,
+}
+
+/// An SPRT's parameters and where it stands.
+#[derive(Debug, Clone, Serialize)]
+pub struct SprtState {
+    /// The parameters.
+    pub parameters: Sprt,
+    /// The log-likelihood ratio now.
+    pub llr: f64,
+    /// The bound for H0.
+    pub lower_bound: f64,
+    /// The bound for H1.
+    pub upper_bound: f64,
+    /// The decision.
+    pub decision: SprtDecision,
+}
+
+impl PairingTally {
+    /// An empty tally of `first` against `second`.
+    pub fn new(first: usize, second: usize, names: &[String], sprt: Option<Sprt>) -> PairingTally {
+        PairingTally {
+            first,
+            engine: names[first].clone(),
+            opponent: names[second].clone(),
+            wdl: Wdl::default(),
+            as_white: Wdl::default(),
+            as_black: Wdl::default(),
+            pentanomial: Pentanomial::default(),
+            elo: None,
+            elo_wdl: None,
+            sprt: sprt.map(|parameters| SprtState {
+                parameters,
+                llr: 0.0,
+                lower_bound: parameters.lower_bound(),
+                upper_bound: parameters.upper_bound(),
+                decision: SprtDecision::Continue,
+            }),
+            waiting: HashMap::new(),
+        }
+    }
+
+    /// Counts a game of this pairing.
+    pub fn record(&mut self, game: &GameRecord) {
+        let first_color = if game.job.white == self.first {
+            Color::White
+        } else {
+            Color::Black
+        };
+        let outcome = game.result.outcome_for(first_color);
+        self.wdl.record(outcome);
+        match first_color {
+            Color::White => self.as_white.record(outcome),
+            Color::Black => self.as_black.record(outcome),
+        }
+        match self.waiting.remove(&game.job.round) {
+            Some(partner) => self.pentanomial.record(partner, outcome),
+            None => {
+                self.waiting.insert(game.job.round, outcome);
+            }
+        }
+        self.elo = EloEstimate::from_pentanomial(&self.pentanomial);
+        self.elo_wdl = EloEstimate::from_wdl(&self.wdl);
+        if let Some(state) = &mut self.sprt {
+            state.llr = state.parameters.llr(&self.pentanomial);
+            state.decision = state.parameters.decision(state.llr);
+        }
+    }
+
+    /// `+5 =3 -2, 65.0%, Elo +108.4 ± 250.1 [..] LLR 0.42 (-2.94, 2.94)`.
+    pub fn one_line(&self) -> String {
+        let mut text = format!(
+            "+{} ={} -{}, {:.1}%",
+            self.wdl.wins,
+            self.wdl.draws,
+            self.wdl.losses,
+            100.0 * self.wdl.score().unwrap_or(0.5)
+        );
+        if let Some(estimate) = self.elo.or(self.elo_wdl) {
+            text.push_str(&format!(", Elo {}", estimate.display()));
+        }
+        if let Some(state) = &self.sprt {
+            text.push_str(&format!(
+                ", LLR {:.2} ({:.2}, {:.2})",
+                state.llr, state.lower_bound, state.upper_bound
+            ));
+        }
+        text
+    }
+}
+
+/// Faults and clock use of one engine over the match.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct EngineTally {
+    /// The engine's name.
+    pub name: String,
+    /// Games played.
+    pub games: u64,
+    /// Games lost on time.
+    pub time_forfeits: u64,
+    /// Games lost by an illegal move (or no move).
+    pub illegal_moves: u64,
+    /// Games lost by a crash.
+    pub crashes: u64,
+    /// Games lost by a hang.
+    pub hangs: u64,
+    /// Games lost by malformed output.
+    pub malformed_output: u64,
+    /// Protocol warnings that did not end a game.
+    pub warnings: u64,
+    /// The lowest clock it had after a move, in seconds.
+    pub lowest_clock_seconds: Option<f64>,
+    /// Its longest move, in seconds.
+    pub longest_move_seconds: f64,
+}
+
+impl EngineTally {
+    /// Counts `game`, in which this engine had `color`.
+    pub fn record(&mut self, game: &GameRecord, color: Color) {
+        let side = color as usize;
+        self.games += 1;
+        if game.at_fault == Some(color) {
+            let counter = match game.termination {
+                Termination::TimeForfeit => &mut self.time_forfeits,
+                Termination::IllegalMove => &mut self.illegal_moves,
+                Termination::Crash => &mut self.crashes,
+                Termination::Hang => &mut self.hangs,
+                _ => &mut self.malformed_output,
+            };
+            *counter += 1;
+        }
+        self.warnings += game.warning_counts[side] as u64;
+        if let Some(lowest) = game.lowest_clock[side] {
+            self.lowest_clock_seconds = Some(self.lowest_clock_seconds.map_or(lowest, |l| l.min(lowest)));
+        }
+        self.longest_move_seconds = self
+            .longest_move_seconds
+            .max(game.longest_move[side].as_secs_f64());
+    }
+
+    /// `time forfeits 0, illegal moves 0, crashes 1, hangs 0, malformed output 0, warnings 2`.
+    pub fn faults_line(&self) -> String {
+        format!(
+            "time forfeits {}, illegal moves {}, crashes {}, hangs {}, malformed output {}, warnings {}",
+            self.time_forfeits,
+            self.illegal_moves,
+            self.crashes,
+            self.hangs,
+            self.malformed_output,
+            self.warnings
+        )
+    }
+}
+
+/// One game in the JSON file.
+#[derive(Debug, Clone, Serialize)]
+pub struct GameSummary {
+    /// Game number.
+    pub number: usize,
+    /// Round (games of a round share the opening).
+    pub round: usize,
+    /// White's name.
+    pub white: String,
+    /// Black's name.
+    pub black: String,
+    /// Opening name.
+    pub opening: String,
+    /// `1-0`, `0-1` or `1/2-1/2`.
+    pub result: &'static str,
+    /// The termination's short name.
+    pub termination: &'static str,
+    /// `white` or `black` when an engine's fault ended the game.
+    pub at_fault: Option<&'static str>,
+    /// The ending in words.
+    pub reason: String,
+    /// Plies played by the engines (book moves not counted).
+    pub plies: usize,
+    /// Seconds the game took.
+    pub seconds: f64,
+    /// Protocol warnings.
+    pub warnings: Vec<String>,
+}
+
+impl GameSummary {
+    /// The summary of `game`.
+    pub fn of(game: &GameRecord) -> GameSummary {
+        GameSummary {
+            number: game.job.number,
+            round: game.job.round,
+            white: game.names[0].clone(),
+            black: game.names[1].clone(),
+            opening: game.opening_name.clone(),
+            result: game.result.pgn(),
+            termination: game.termination.key(),
+            at_fault: game
+                .at_fault
+                .map(|c| if c == Color::White { "white" } else { "black" }),
+            reason: game.reason.clone(),
+            plies: game.moves.len(),
+            seconds: (game.duration.as_secs_f64() * 1000.0).round() / 1000.0,
+            warnings: game.warnings.clone(),
+        }
+    }
+}
+
+/// The progress line after a game.
+pub fn progress_line(
+    game: &GameRecord,
+    finished: usize,
+    planned: Option<usize>,
+    pairing: &PairingTally,
+) -> String {
+    let count = match planned {
+        Some(planned) => format!("{finished}/{planned}"),
+        None => finished.to_string(),
+    };
+    format!(
+        "[{count}] game {} {} vs {}: {} {} ({} plies, {:.1} s) | {} vs {}: {}",
+        game.job.number,
+        game.names[0],
+        game.names[1],
+        game.result.pgn(),
+        game.termination.key(),
+        game.book.len() + game.moves.len(),
+        game.duration.as_secs_f64(),
+        pairing.engine,
+        pairing.opponent,
+        pairing.one_line()
+    )
+}
+
+/// The summary printed at the end.
+pub fn summary_text(
+    pairings: &[PairingTally],
+    engines: &[EngineTally],
+    terminations: &BTreeMap<&'static str, u64>,
+    stop_reason: &str,
+) -> String {
+    let mut text = format!("\nMatch {stop_reason}.\n");
+    for pairing in pairings {
+        let games = pairing.wdl.games();
+        text.push_str(&format!(
+            "\n{} vs {}: {games} games, {} complete pairs\n",
+            pairing.engine,
+            pairing.opponent,
+            pairing.pentanomial.pairs()
+        ));
+        let wdl = |w: &Wdl| format!("{}/{}/{}", w.wins, w.draws, w.losses);
+        text.push_str(&format!(
+            "  W/D/L {} (with White {}, with Black {}), score {:.1}%\n",
+            wdl(&pairing.wdl),
+            wdl(&pairing.as_white),
+            wdl(&pairing.as_black),
+            100.0 * pairing.wdl.score().unwrap_or(0.5)
+        ));
+        for estimate in [pairing.elo, pairing.elo_wdl].into_iter().flatten() {
+            text.push_str(&format!(
+                "  Elo {} from {}, nElo {} ± {}, LOS {:.1}%\n",
+                estimate.display(),
+                if estimate.model == "pentanomial" {
+                    "pairs"
+                } else {
+                    "single games"
+                },
+                signed(estimate.normalized_elo),
+                unsigned(estimate.normalized_elo_error),
+                100.0 * estimate.los
+            ));
+        }
+        let p = &pairing.pentanomial;
+        text.push_str(&format!(
+            "  pairs LL/LD/WL/DD/WD/WW: {}/{}/{}/{}/{}/{}\n",
+            p.loss_loss, p.loss_draw, p.win_loss, p.draw_draw, p.win_draw, p.win_win
+        ));
+        if let Some(state) = &pairing.sprt {
+            text.push_str(&format!(
+                "  SPRT {}: LLR {:.2} ({:.2}, {:.2}): {}\n",
+                state.parameters.describe(),
+                state.llr,
+                state.lower_bound,
+                state.upper_bound,
+                state.decision
+            ));
+        }
+    }
+    let endings: Vec<String> = terminations
+        .iter()
+        .map(|(key, count)| format!("{key} {count}"))
+        .collect();
+    text.push_str(&format!("\nTerminations: {}\n", endings.join(", ")));
+    text.push_str("Faults (games lost) and clocks by engine:\n");
+    for engine in engines {
+        let lowest = engine
+            .lowest_clock_seconds
+            .map_or("no clock".into(), |s| format!("{s:.3} s"));
+        text.push_str(&format!(
+            "  {}: {}; lowest clock {lowest}, longest move {:.3} s\n",
+            engine.name,
+            engine.faults_line(),
+            engine.longest_move_seconds
+        ));
+    }
+    text
+}
