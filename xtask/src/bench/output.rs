@@ -205,7 +205,7 @@ fn markdown(report: &BenchReport) -> String {
     format!(
         "Machine: {}; {}.
 
-Settings: {limit}, positions {}, {} repeats, {} MiB hash{}; medians ±half-range over          repeats.
+Settings: {limit}, positions {}, {} repeats, {} MiB hash{}; medians ±half-range over repeats.
 
 {}",
         report.machine.summary(),
