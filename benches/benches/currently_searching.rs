@@ -12,17 +12,11 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use criterion::{Criterion, criterion_group, criterion_main};
 use eldest_search::{CurrentlySearching, DashCurrentlySearching, MoveMarks};
 
-/// SplitMix64: reproducible random hashes without a dependency (never 0, the array's empty mark).
+/// Random stand-ins for move hashes, never 0 (the array's empty mark).
 fn hashes(seed: u64, count: usize) -> Vec<u64> {
-    let mut state = seed;
-    (0..count)
-        .map(|_| {
-            state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-            let mut z = state;
-            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-            (z ^ (z >> 31)) | 1
-        })
+    eldest_benches::random_keys(seed, count)
+        .into_iter()
+        .map(|h| h | 1)
         .collect()
 }
 

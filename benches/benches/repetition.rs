@@ -9,21 +9,8 @@ use std::hint::black_box;
 use std::sync::Arc;
 
 use criterion::{Criterion, criterion_group, criterion_main};
+use eldest_benches::random_keys as keys;
 use eldest_repetition::{GameHistory, RepetitionRule, SearchRepetitions};
-
-/// SplitMix64: reproducible random keys without a dependency.
-fn keys(seed: u64, count: usize) -> Vec<u64> {
-    let mut state = seed;
-    (0..count)
-        .map(|_| {
-            state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-            let mut z = state;
-            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-            z ^ (z >> 31)
-        })
-        .collect()
-}
 
 /// 40 plies since the last pawn move, in which the first 8 positions were gone through twice.
 fn game() -> (Arc<GameHistory>, u16) {

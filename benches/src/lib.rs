@@ -1,5 +1,6 @@
 //! Shared workloads of the Eldest criterion benchmarks (in `benches/benches/`): the perft cases and the perft
-//! functions of eldest-board and of the libraries it is compared with.
+//! functions of eldest-board and of the libraries it is compared with, and reproducible random keys for the
+//! table benchmarks.
 #![forbid(unsafe_code)]
 
 /// A perft workload with its known node count, so a fast but wrong generator cannot look like a win.
@@ -70,4 +71,19 @@ pub fn shakmaty_perft(fen: &str, depth: u32) -> u64 {
         .into_position(shakmaty::CastlingMode::Standard)
         .expect("benchmark FEN is legal");
     shakmaty::perft(&position, depth)
+}
+
+/// `count` reproducible random 64-bit keys (SplitMix64 from `seed`): stand-ins for Zobrist keys and move hashes
+/// in the table benchmarks, without a dependency.
+pub fn random_keys(seed: u64, count: usize) -> Vec<u64> {
+    let mut state = seed;
+    (0..count)
+        .map(|_| {
+            state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+            let mut z = state;
+            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+            z ^ (z >> 31)
+        })
+        .collect()
 }
