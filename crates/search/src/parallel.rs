@@ -224,7 +224,7 @@ impl Default for ParallelSettings {
             defer_depth: 3,
             cs_rows: 32_768,
             cs_ways: 4,
-            min_split_depth: 5,
+            min_split_depth: 7,
             cs_table: CsTableKind::Array,
         }
     }

@@ -235,11 +235,11 @@ pub static OPTIONS: &[UciOption] = &[
     UciOption {
         name: "MinSplitDepth",
         kind: OptionKind::Spin {
-            default: 5,
+            default: 7,
             min: 1,
             max: 64,
         },
-        setting: |v| Setting::MinSplitDepth(i32::try_from(spin(&v)).unwrap_or(5)),
+        setting: |v| Setting::MinSplitDepth(i32::try_from(spin(&v)).unwrap_or(7)),
     },
     UciOption {
         name: "CsTable",
@@ -437,7 +437,7 @@ mod tests {
                 "option name DeferDepth type spin default 3 min 1 max 64",
                 "option name CsTableRows type spin default 32768 min 1 max 4194304",
                 "option name CsWays type spin default 4 min 1 max 64",
-                "option name MinSplitDepth type spin default 5 min 1 max 64",
+                "option name MinSplitDepth type spin default 7 min 1 max 64",
                 "option name CsTable type combo default array var array var dashmap",
             ]
         );
