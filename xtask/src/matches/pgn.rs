@@ -111,26 +111,8 @@ fn pgn_date(time: SystemTime) -> String {
     let days = time
         .duration_since(UNIX_EPOCH)
         .map_or(0, |d| d.as_secs() / 86_400) as i64;
-    let (year, month, day) = civil_from_days(days);
+    let (year, month, day) = crate::report::machine::civil_from_days(days);
     format!("{year:04}.{month:02}.{day:02}")
-}
-
-/// The Gregorian date of a day count since 1970-01-01 (Howard Hinnant's `civil_from_days`).
-fn civil_from_days(days: i64) -> (i64, u32, u32) {
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let day_of_era = z.rem_euclid(146_097);
-    let year_of_era = (day_of_era - day_of_era / 1460 + day_of_era / 36_524 - day_of_era / 146_096) / 365;
-    let day_of_year = day_of_era - (365 * year_of_era + year_of_era / 4 - year_of_era / 100);
-    let month_index = (5 * day_of_year + 2) / 153;
-    let day = (day_of_year - (153 * month_index + 2) / 5 + 1) as u32;
-    let month = if month_index < 10 {
-        month_index + 3
-    } else {
-        month_index - 9
-    } as u32;
-    let year = year_of_era + era * 400 + i64::from(month <= 2);
-    (year, month, day)
 }
 
 #[cfg(test)]
@@ -138,9 +120,10 @@ mod tests {
     use super::*;
 
     #[test]
-    fn dates_are_gregorian() {
-        assert_eq!(civil_from_days(0), (1970, 1, 1));
-        assert_eq!(civil_from_days(11_016), (2000, 2, 29));
-        assert_eq!(civil_from_days(20_819), (2027, 1, 1));
+    fn pgn_dates_are_gregorian_with_dots() {
+        let at = |days: u64| UNIX_EPOCH + std::time::Duration::from_secs(days * 86_400 + 3_600);
+        assert_eq!(pgn_date(at(0)), "1970.01.01");
+        assert_eq!(pgn_date(at(11_016)), "2000.02.29");
+        assert_eq!(pgn_date(at(20_819)), "2027.01.01");
     }
 }

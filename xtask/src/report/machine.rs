@@ -116,8 +116,9 @@ pub fn format_utc(seconds: u64) -> String {
     )
 }
 
-/// Howard Hinnant's days-to-civil conversion for the proleptic Gregorian calendar.
-fn civil_from_days(days: i64) -> (i64, u32, u32) {
+/// The (year, month, day) of a day count since 1970-01-01: Howard Hinnant's days-to-civil conversion for the
+/// proleptic Gregorian calendar.
+pub fn civil_from_days(days: i64) -> (i64, u32, u32) {
     let z = days + 719_468;
     let era = z.div_euclid(146_097);
     let day_of_era = z.rem_euclid(146_097);
@@ -139,6 +140,14 @@ mod tests {
         assert_eq!(format_utc(0), "1970-01-01 00:00:00");
         assert_eq!(format_utc(951_782_400), "2000-02-29 00:00:00");
         assert_eq!(format_utc(1_795_305_599), "2026-11-21 23:59:59");
+    }
+
+    #[test]
+    fn day_counts_are_gregorian_dates() {
+        assert_eq!(civil_from_days(0), (1970, 1, 1));
+        assert_eq!(civil_from_days(11_016), (2000, 2, 29));
+        assert_eq!(civil_from_days(20_819), (2027, 1, 1));
+        assert_eq!(civil_from_days(-1), (1969, 12, 31));
     }
 
     #[test]
