@@ -8,22 +8,24 @@
 
 use crate::hooks::{SearchHooks, Serial};
 use crate::limits::{SearchControl, SearchLimits, SearchOptions};
-use crate::parallel::{
-    AbdadaHooks, CsTableKind, CurrentlySearching, DashCurrentlySearching, ParallelAlgorithm,
-    SimplifiedAbdadaHooks, YbwcHooks,
+use crate::parallel::ParallelAlgorithm;
+use crate::parallel::abdada::AbdadaHooks;
+use crate::parallel::lazy::{Ballot, lazy_helper_depth, lazy_vote};
+use crate::parallel::pool::SearchPool;
+use crate::parallel::simplified_abdada::{
+    CsTableKind, CurrentlySearching, DashCurrentlySearching, SimplifiedAbdadaHooks,
 };
+use crate::parallel::ybwc::{YbwcHooks, YbwcPool};
 use crate::report::{IterationReport, Score, ScoreBound, SearchOutcome};
 use crate::time::TimeManager;
-use crate::worker::{INFINITY, MAX_PLY, SharedSearch, ThreadStats, Worker};
+use crate::worker::{Completed, INFINITY, MAX_PLY, SharedSearch, ThreadRole, ThreadStats, Worker};
 use eldest_board::{Move, Position};
 use eldest_repetition::GameHistory;
 use eldest_tt::{MATE, MATE_IN_MAX_PLY, TableSizeError, TranspositionTable};
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-/// Stack size of search threads: the recursion is at most [`MAX_PLY`] deep, a few KiB per ply.
-const SEARCH_STACK_BYTES: usize = 32 << 20;
 /// Half-width of the first aspiration window, in centipawns.
 const ASPIRATION_WINDOW: i32 = 20;
 /// Iterations shallower than this search the full window.
@@ -81,16 +83,10 @@ pub struct Engine {
     currently_searching: CurrentlySearching,
     /// The same marks in a `dashmap` set, when `CsTable` is `dashmap`.
     dash_currently_searching: DashCurrentlySearching,
-    /// YBWC's work-stealing pool and its thread count, built by the first YBWC search.
-    ybwc_pool: Option<(usize, rayon::ThreadPool)>,
-}
-
-/// The last completed iteration of one thread.
-#[derive(Debug, Clone)]
-struct Completed {
-    depth: u32,
-    score: i32,
-    pv: Vec<Move>,
+    /// The search threads, created by the first search with more than one thread and parked between searches.
+    pool: SearchPool,
+    /// YBWC's bookkeeping of those threads and their reusable states.
+    ybwc: YbwcPool,
 }
 
 impl Engine {
@@ -106,7 +102,8 @@ impl Engine {
             last_wall: Duration::ZERO,
             currently_searching: CurrentlySearching::new(1, 1),
             dash_currently_searching: DashCurrentlySearching::new(),
-            ybwc_pool: None,
+            pool: SearchPool::default(),
+            ybwc: YbwcPool::new(1),
         })
     }
 
@@ -122,6 +119,7 @@ impl Engine {
     pub fn new_game(&mut self) {
         self.tt.clear();
         self.workers.iter_mut().for_each(Worker::clear);
+        self.ybwc.clear();
     }
 
     /// Empties the transposition table (the `Clear Hash` button).
@@ -212,12 +210,12 @@ impl Engine {
         self.tt.new_search();
         for (index, worker) in self.workers.iter_mut().enumerate() {
             worker.prepare(Arc::clone(&game));
-            worker.index = index;
+            worker.role = ThreadRole::of_index(index);
             worker.root_allowed.clone_from(&allowed);
         }
         let settings = options.parallel;
         // One thread is the plain serial search, whatever the algorithm (see `parallel`).
-        let algorithm = if threads == 1 {
+        let mut algorithm = if threads == 1 {
             ParallelAlgorithm::Lazy
         } else {
             settings.algorithm
@@ -225,36 +223,37 @@ impl Engine {
         if algorithm == ParallelAlgorithm::SimplifiedAbdada {
             match settings.cs_table {
                 CsTableKind::Array => self.prepare_currently_searching(settings.cs_rows, settings.cs_ways),
-                CsTableKind::DashMap => self.dash_currently_searching.clear(),
-            }
-        }
-        if algorithm == ParallelAlgorithm::Ybwc && self.ybwc_pool.as_ref().is_none_or(|(n, _)| *n != threads)
-        {
-            let pool = rayon::ThreadPoolBuilder::new()
-                .num_threads(threads)
-                .stack_size(SEARCH_STACK_BYTES)
-                .thread_name(|i| format!("eldest-ybwc-{i}"))
-                .build();
-            match pool {
-                Ok(pool) => self.ybwc_pool = Some((threads, pool)),
-                Err(error) => {
-                    tracing::warn!(%error, "cannot start the YBWC thread pool; searching with lazy SMP");
+                CsTableKind::DashMap => {
+                    if self.dash_currently_searching.occupied() != 0 {
+                        self.dash_currently_searching.clear();
+                    }
                 }
             }
         }
-        let algorithm = if algorithm == ParallelAlgorithm::Ybwc && self.ybwc_pool.is_none() {
-            ParallelAlgorithm::Lazy
-        } else {
-            algorithm
-        };
+        if threads > 1
+            && let Err(error) = self.pool.ensure(threads)
+        {
+            tracing::warn!(%error, "cannot start the search threads; searching with one thread");
+            algorithm = ParallelAlgorithm::Lazy;
+            self.workers.truncate(1);
+        }
+        if algorithm == ParallelAlgorithm::Ybwc && self.ybwc.threads() != threads {
+            self.ybwc = YbwcPool::new(threads);
+        }
         // Threads that run their own iterative deepening (and share the node limit): one for YBWC.
-        let root_threads = if algorithm == ParallelAlgorithm::Ybwc {
-            1
+        let root_threads = if algorithm.every_thread_searches_the_root() {
+            self.workers.len()
         } else {
-            threads
+            1
         };
         let abort = AtomicBool::new(false);
-        let counters: Vec<AtomicU64> = (0..threads).map(|_| AtomicU64::new(0)).collect();
+        let counters: Vec<AtomicU64> = (0..self.workers.len()).map(|_| AtomicU64::new(0)).collect();
+        let completed_depth = AtomicU32::new(0);
+        let completed = Mutex::new(None);
+        let abdadas = matches!(
+            algorithm,
+            ParallelAlgorithm::Abdada | ParallelAlgorithm::SimplifiedAbdada
+        );
         let shared = SharedSearch {
             tt: &self.tt,
             control,
@@ -262,6 +261,8 @@ impl Engine {
             time: &time,
             node_limit: limits.nodes.map(|n| (n / root_threads as u64).max(1)),
             node_counters: &counters,
+            completed_depth: &completed_depth,
+            skip_completed_iterations: abdadas && settings.skip_completed_iterations,
         };
         let multi_pv = options.multi_pv.clamp(1, candidates);
         let plan = PlanBase {
@@ -270,43 +271,50 @@ impl Engine {
             multi_pv,
             start,
             staggered_depths: algorithm == ParallelAlgorithm::Lazy,
+            completed: &completed,
         };
-        let (main, helpers) = self.workers.split_first_mut().expect("at least one worker");
+        let workers = &mut self.workers;
+        let pool = &self.pool;
         let results = match algorithm {
             ParallelAlgorithm::Lazy => {
-                run_threads(main, helpers, &shared, &plan.with_hooks(&Serial), on_iteration)
+                run_root_threads(pool, workers, &shared, &plan.with_hooks(&Serial), on_iteration)
             }
             ParallelAlgorithm::Abdada => {
-                let hooks = AbdadaHooks { tt: &self.tt };
-                run_threads(main, helpers, &shared, &plan.with_hooks(&hooks), on_iteration)
+                let hooks = AbdadaHooks {
+                    tt: &self.tt,
+                    min_depth: settings.abdada_min_depth,
+                    cutoff_checks: settings.cutoff_checks,
+                };
+                run_root_threads(pool, workers, &shared, &plan.with_hooks(&hooks), on_iteration)
             }
             ParallelAlgorithm::Ybwc => {
-                // One iterative deepening; the other threads only ever work on stolen younger brothers.
+                // One iterative deepening; the other threads only ever work on younger brothers.
                 let hooks = YbwcHooks {
                     min_split_depth: settings.min_split_depth,
+                    split_only_when_idle: settings.split_only_when_idle,
+                    pool: &self.ybwc,
                 };
+                self.ybwc.start_search();
                 let plan = plan.with_hooks(&hooks);
-                let pool = self
-                    .ybwc_pool
-                    .as_ref()
-                    .map(|(_, pool)| pool)
-                    .expect("pool built above");
-                vec![pool.install(|| plan.iterate(main, &shared, on_iteration))]
+                let main = &mut workers[0];
+                vec![pool.run_in_pool(|| plan.iterate(main, &shared, on_iteration))]
             }
             ParallelAlgorithm::SimplifiedAbdada => match settings.cs_table {
                 CsTableKind::Array => {
                     let hooks = SimplifiedAbdadaHooks {
                         table: &self.currently_searching,
                         defer_depth: settings.defer_depth,
+                        cutoff_checks: settings.cutoff_checks,
                     };
-                    run_threads(main, helpers, &shared, &plan.with_hooks(&hooks), on_iteration)
+                    run_root_threads(pool, workers, &shared, &plan.with_hooks(&hooks), on_iteration)
                 }
                 CsTableKind::DashMap => {
                     let hooks = SimplifiedAbdadaHooks {
                         table: &self.dash_currently_searching,
                         defer_depth: settings.defer_depth,
+                        cutoff_checks: settings.cutoff_checks,
                     };
-                    run_threads(main, helpers, &shared, &plan.with_hooks(&hooks), on_iteration)
+                    run_root_threads(pool, workers, &shared, &plan.with_hooks(&hooks), on_iteration)
                 }
             },
         };
@@ -320,15 +328,16 @@ impl Engine {
         }
 
         self.last_stats = self.workers.iter().map(|w| w.stats).collect();
+        self.last_stats.resize(threads, ThreadStats::default());
         self.last_wall = start.elapsed();
         let nodes = self.last_stats.iter().map(|s| s.nodes).sum();
-        // The deepest completed iteration wins; the main thread wins ties.
-        let best = results
-            .into_iter()
-            .enumerate()
-            .filter_map(|(i, r)| r.map(|r| (i, r)))
-            .max_by_key(|(i, r)| (r.depth, std::cmp::Reverse(*i)))
-            .map(|(_, r)| r);
+        let mut results = results;
+        // An iteration another thread completed, adopted by none (the ABDADAs' skipped iterations).
+        results.push(completed.into_inner().unwrap_or_else(|e| e.into_inner()));
+        let best = choose_result(
+            results,
+            algorithm == ParallelAlgorithm::Lazy && settings.lazy_vote,
+        );
         let fallback = if allowed.is_empty() { legal[0] } else { allowed[0] };
         let (best_move, ponder_move, score, depth) = match best {
             Some(c) => {
@@ -358,7 +367,9 @@ impl Engine {
         {
             self.currently_searching = CurrentlySearching::new(rows, ways);
         }
-        self.currently_searching.clear();
+        // Otherwise the table is already empty: every mark is cleared by the thread that made it (or by the
+        // one that overwrote it), stops included — `parallel_leftovers` is 0 after every search, which the
+        // parallel tests check after a thousand random stops.
     }
 
     /// The stored best reply after `mv`, when the principal variation ended at the root move.
@@ -374,32 +385,49 @@ impl Engine {
     }
 }
 
-/// Runs the main thread's iterative deepening on the calling thread and the helpers' on scoped threads; when
-/// the main thread is done the helpers are aborted and joined. Returns each thread's last completed iteration.
-fn run_threads<H: SearchHooks>(
-    main: &mut Worker,
-    helpers: &mut [Worker],
+/// Runs every thread's iterative deepening on the pool (the main thread's reports go to `on_iteration`); when
+/// the main thread is done the helpers are aborted. Returns each thread's last completed iteration.
+fn run_root_threads<H: SearchHooks>(
+    pool: &SearchPool,
+    workers: &mut [Worker],
     shared: &SharedSearch<'_>,
     plan: &IterationPlan<'_, H>,
     on_iteration: &mut (dyn FnMut(&IterationReport) + Send),
 ) -> Vec<Option<Completed>> {
-    std::thread::scope(|scope| {
-        let handles: Vec<_> = helpers
-            .iter_mut()
-            .map(|helper| {
-                std::thread::Builder::new()
-                    .name(format!("eldest-helper-{}", helper.index))
-                    .stack_size(SEARCH_STACK_BYTES)
-                    .spawn_scoped(scope, move || plan.iterate(helper, shared, &mut |_| {}))
-                    .expect("spawn a search thread")
+    pool.run_root_threads(
+        workers,
+        |main| plan.iterate(main, shared, on_iteration),
+        |helper| plan.iterate(helper, shared, &mut |_| {}),
+        || shared.abort.store(true, Ordering::Relaxed),
+    )
+}
+
+/// Selects the move to play from the threads' last completed iterations: the lazy SMP vote, or the deepest
+/// iteration (the main thread, first in `results`, wins ties).
+fn choose_result(results: Vec<Option<Completed>>, vote: bool) -> Option<Completed> {
+    let mut results: Vec<Completed> = results
+        .into_iter()
+        .flatten()
+        .filter(|c| !c.pv.is_empty())
+        .collect();
+    let index = if vote {
+        let ballots: Vec<Ballot> = results
+            .iter()
+            .map(|c| Ballot {
+                depth: c.depth,
+                score: c.score,
+                mv: c.pv[0],
             })
             .collect();
-        let main_result = plan.iterate(main, shared, on_iteration);
-        shared.abort.store(true, Ordering::Relaxed);
-        let mut results = vec![main_result];
-        results.extend(handles.into_iter().map(|h| h.join().unwrap_or(None)));
+        lazy_vote(&ballots)?
+    } else {
         results
-    })
+            .iter()
+            .enumerate()
+            .max_by_key(|(i, c)| (c.depth, std::cmp::Reverse(*i)))
+            .map(|(i, _)| i)?
+    };
+    Some(results.swap_remove(index))
 }
 
 /// An iteration plan before the algorithm's hooks are chosen.
@@ -410,6 +438,7 @@ struct PlanBase<'a> {
     multi_pv: usize,
     start: Instant,
     staggered_depths: bool,
+    completed: &'a Mutex<Option<Completed>>,
 }
 
 impl<'a> PlanBase<'a> {
@@ -424,6 +453,7 @@ impl<'a> PlanBase<'a> {
             start: self.start,
             hooks,
             staggered_depths: self.staggered_depths,
+            completed: self.completed,
         }
     }
 }
@@ -438,6 +468,8 @@ struct IterationPlan<'a, H> {
     hooks: &'a H,
     /// Lazy SMP: odd helpers search one ply deeper. The ABDADAs search the same depth on every thread.
     staggered_depths: bool,
+    /// The deepest iteration completed by any thread (kept when iterations are shared: the ABDADAs).
+    completed: &'a Mutex<Option<Completed>>,
 }
 
 impl<H: SearchHooks> IterationPlan<'_, H> {
@@ -448,7 +480,8 @@ impl<H: SearchHooks> IterationPlan<'_, H> {
         shared: &SharedSearch<'_>,
         report: &mut (dyn FnMut(&IterationReport) + Send),
     ) -> Option<Completed> {
-        let is_main = worker.index == 0;
+        let is_main = worker.role == ThreadRole::Main;
+        let index = worker.role.index().unwrap_or(0);
         let started = Instant::now();
         let max_depth = self
             .limits
@@ -458,12 +491,37 @@ impl<H: SearchHooks> IterationPlan<'_, H> {
         let mut completed: Option<Completed> = None;
         let mut depth = 1;
         while depth <= max_depth {
-            // Lazy SMP: odd helpers search one ply deeper than the main thread would.
+            // The ABDADAs: an iteration another thread has completed is not searched again.
+            if shared.skip_completed_iterations && shared.completed_depth.load(Ordering::Relaxed) >= depth {
+                let adopted = lock(self.completed).clone();
+                if let Some(adopted) = adopted.filter(|a| a.depth >= depth) {
+                    depth = adopted.depth + 1;
+                    if is_main {
+                        report(&self.report(
+                            worker,
+                            shared,
+                            adopted.depth,
+                            0,
+                            adopted.score,
+                            ScoreBound::Exact,
+                            adopted.pv.clone(),
+                        ));
+                    }
+                    let score = adopted.score;
+                    completed = Some(adopted);
+                    if is_main && self.should_stop_iterating(shared, score) {
+                        break;
+                    }
+                    continue;
+                }
+            }
             let search_depth = if is_main || !self.staggered_depths {
                 depth
             } else {
-                (depth + (worker.index as u32 & 1)).min(max_depth)
+                lazy_helper_depth(index, depth, max_depth)
             };
+            worker.iteration_depth = search_depth;
+            worker.partial_root = None;
             worker.root_excluded.clear();
             let mut lines: Vec<(i32, Vec<Move>)> = Vec::new();
             for pv_index in 0..self.multi_pv {
@@ -481,7 +539,21 @@ impl<H: SearchHooks> IterationPlan<'_, H> {
                 lines.push((score, pv));
             }
             worker.root_excluded.clear();
+            if worker.abandoned && !shared.abort.load(Ordering::Relaxed) {
+                // Another thread completed this iteration: go on from the one after it.
+                worker.abandoned = false;
+                worker.stopped = false;
+                continue;
+            }
             if worker.stopped() || lines.is_empty() {
+                // A root move that beat the eldest son in the unfinished iteration is a better move to play.
+                if lines.is_empty()
+                    && let Some((score, pv)) = worker.partial_root.take()
+                    && !pv.is_empty()
+                {
+                    let depth = completed.as_ref().map_or(0, |c| c.depth);
+                    completed = Some(Completed { depth, score, pv });
+                }
                 break;
             }
             if is_main {
@@ -499,7 +571,7 @@ impl<H: SearchHooks> IterationPlan<'_, H> {
             }
             let (score, pv) = lines.swap_remove(0);
             tracing::debug!(
-                thread = worker.index,
+                thread = index,
                 depth = search_depth,
                 seldepth = worker.seldepth,
                 score,
@@ -510,11 +582,19 @@ impl<H: SearchHooks> IterationPlan<'_, H> {
                 elapsed_ms = self.start.elapsed().as_millis() as u64,
                 "iteration complete"
             );
-            completed = Some(Completed {
+            let this = Completed {
                 depth: search_depth,
                 score,
                 pv,
-            });
+            };
+            if shared.skip_completed_iterations {
+                let mut shared_best = lock(self.completed);
+                if shared_best.as_ref().is_none_or(|c| c.depth < search_depth) {
+                    *shared_best = Some(this.clone());
+                }
+                shared.completed_depth.fetch_max(search_depth, Ordering::Relaxed);
+            }
+            completed = Some(this);
             worker.stoppable = true;
             if shared.abort.load(Ordering::Relaxed) {
                 break;
@@ -619,4 +699,8 @@ impl<H: SearchHooks> IterationPlan<'_, H> {
             pv,
         }
     }
+}
+
+fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(|e| e.into_inner())
 }

@@ -53,11 +53,24 @@ pub trait SearchHooks: Sync {
     #[inline(always)]
     fn finished_move(&self, _key: u64, _mv: Move, _depth: i32) {}
 
-    /// YBWC: from this remaining depth on, the younger brothers of a node are searched in parallel once its
-    /// eldest son has returned without a cutoff. `None` (the default) never splits.
+    /// YBWC: whether the younger brothers of a node of `depth` remaining plies, whose eldest son has returned
+    /// without a cutoff, are searched in parallel now, and by which pool. `None` (the default) never splits.
     #[inline(always)]
-    fn split_depth(&self) -> Option<i32> {
+    fn split_pool(&self, _depth: i32) -> Option<&crate::parallel::ybwc::YbwcPool> {
         None
+    }
+
+    /// Both ABDADAs: Kerrigan's cutoff checks — in a node with deferred moves, from depth 4, re-probe the node's
+    /// own table entry before each move and return if another thread has stored a result that cuts.
+    #[inline(always)]
+    fn cutoff_checks(&self) -> bool {
+        false
+    }
+
+    /// Whether the algorithm may defer moves to a second pass (the ABDADAs).
+    #[inline(always)]
+    fn two_passes(&self) -> bool {
+        false
     }
 }
 

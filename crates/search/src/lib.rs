@@ -44,9 +44,16 @@ pub use eval::{EvalTrace, FULL_PHASE, TEMPO, eval_trace, evaluate};
 pub use hooks::{MoveContext, SearchHooks, Serial};
 pub use limits::{Clock, SearchControl, SearchLimits, SearchOptions};
 pub use ordering::{HISTORY_MAX, History, MovePicker, PickerKind};
+pub use parallel::abdada::AbdadaHooks;
+pub use parallel::lazy::{Ballot, lazy_helper_depth, lazy_vote};
+pub use parallel::simplified_abdada::{
+    CsTableKind, CurrentlySearching, DashCurrentlySearching, MoveMarks, SimplifiedAbdadaHooks,
+    kerrigan_move_hash,
+};
+pub use parallel::ybwc::{YbwcHooks, YbwcPool};
 pub use parallel::{
-    AbdadaHooks, CsTableKind, CurrentlySearching, DashCurrentlySearching, MoveMarks, ParallelAlgorithm,
-    ParallelSettings, ParseAlgorithmError, SimplifiedAbdadaHooks,
+    KNOBS, Knob, KnobError, KnobKind, KnobValue, ParallelAlgorithm, ParallelSettings, ParseAlgorithmError,
+    find_knob,
 };
 pub use report::{IterationReport, Score, ScoreBound, SearchOutcome};
 pub use see::{SEE_VALUE, see_ge};

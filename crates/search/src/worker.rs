@@ -7,15 +7,14 @@ use crate::eval::evaluate;
 use crate::hooks::{MoveContext, SearchHooks};
 use crate::limits::SearchControl;
 use crate::ordering::{History, MovePicker, PickerKind, is_losing_noisy};
+use crate::parallel::ybwc::Cutoff;
 use crate::see::see_ge;
 use crate::time::TimeManager;
 use eldest_board::{Move, PieceKind, Position};
 use eldest_repetition::{GameHistory, RepetitionRule, SearchRepetitions, fifty_move_draw};
 use eldest_tt::{Bound, MATE, MATE_IN_MAX_PLY, ProbeOutcome, Record, TranspositionTable, probe_cutoff};
 use std::sync::Arc;
-use std::sync::Mutex;
-use std::sync::atomic::{AtomicBool, AtomicI32, AtomicUsize, Ordering};
-use std::time::Instant;
+use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 
 /// The deepest ply a search may reach; beyond it the static evaluation is returned.
 pub const MAX_PLY: usize = 128;
@@ -25,6 +24,8 @@ pub const INFINITY: i32 = MATE + 1;
 pub const DRAW: i32 = 0;
 /// How many nodes pass between two looks at the clock and the stop flag.
 const CHECK_INTERVAL: u64 = 1024;
+/// Kerrigan's cutoff checks start at this remaining depth.
+const CUTOFF_CHECK_MIN_DEPTH: i32 = 4;
 
 /// Late-move reduction in plies by depth and move number: `0.75 + ln(depth) * ln(moves) / 2.25`.
 #[derive(Clone)]
@@ -60,6 +61,18 @@ pub struct SharedSearch<'a> {
     pub node_limit: Option<u64>,
     /// Each thread's node count, published every few thousand nodes for `info` lines.
     pub node_counters: &'a [std::sync::atomic::AtomicU64],
+    /// The deepest iteration any thread has completed.
+    pub completed_depth: &'a AtomicU32,
+    /// The ABDADAs: a thread abandons an iteration another thread has completed.
+    pub skip_completed_iterations: bool,
+}
+
+/// A thread's last completed iteration: its depth, score and principal variation.
+#[derive(Debug, Clone)]
+pub(crate) struct Completed {
+    pub(crate) depth: u32,
+    pub(crate) score: i32,
+    pub(crate) pv: Vec<Move>,
 }
 
 /// Counters of one thread, reported at the end of a search.
@@ -75,6 +88,8 @@ pub struct ThreadStats {
     pub first_move_cutoffs: u64,
     /// Moves deferred to the second pass by a parallel hook.
     pub deferred_moves: u64,
+    /// The ABDADAs: nodes left early because a cutoff check found another thread's result that cuts.
+    pub cutoff_check_returns: u64,
     /// YBWC split points opened.
     pub splits: u64,
     /// YBWC: younger brothers handed to split points.
@@ -99,6 +114,7 @@ impl ThreadStats {
         self.cutoffs += other.cutoffs;
         self.first_move_cutoffs += other.first_move_cutoffs;
         self.deferred_moves += other.deferred_moves;
+        self.cutoff_check_returns += other.cutoff_check_returns;
         self.splits += other.splits;
         self.split_tasks += other.split_tasks;
         self.aborted_tasks += other.aborted_tasks;
@@ -165,59 +181,40 @@ impl PvTable {
 
 /// The facts of a node that every one of its moves shares.
 #[derive(Clone, Copy)]
-struct NodeFacts<'p> {
-    position: &'p Position,
-    key: u64,
-    beta: i32,
-    depth: i32,
-    ply: usize,
-    improving: bool,
-    in_check: bool,
-    root: bool,
+pub(crate) struct NodeFacts<'p> {
+    pub(crate) position: &'p Position,
+    pub(crate) key: u64,
+    pub(crate) beta: i32,
+    pub(crate) depth: i32,
+    pub(crate) ply: usize,
+    pub(crate) improving: bool,
+    pub(crate) in_check: bool,
+    pub(crate) root: bool,
 }
 
 /// A move and where it stands in its node's move loop.
 #[derive(Clone, Copy)]
-struct MoveInLoop {
-    mv: Move,
+pub(crate) struct MoveInLoop {
+    pub(crate) mv: Move,
     /// Its ordering score.
-    order: i32,
+    pub(crate) order: i32,
     /// Whether it is searched in the second pass.
-    is_deferred: bool,
-    /// Moves searched before it (0: the eldest son).
-    moves_searched: usize,
+    pub(crate) is_deferred: bool,
+    /// Moves searched before it in the first pass (0: the eldest son). A deferred move keeps its first-pass
+    /// place, so the second pass reduces it as the first would have.
+    pub(crate) moves_searched: usize,
     /// Quiet moves tried before it.
-    quiets_tried: usize,
+    pub(crate) quiets_tried: usize,
 }
 
 /// What became of a move.
-enum MoveOutcome {
+pub(crate) enum MoveOutcome {
     /// Skipped by late-move or SEE pruning.
     Pruned,
     /// Left for the second pass by the parallel hook.
     Deferred,
     /// Searched, with this score from the node's point of view.
     Searched(i32),
-}
-
-/// YBWC: what the younger brothers of one node share while they are searched in parallel.
-struct SplitPoint {
-    /// The node's alpha, raised by any brother that beats it.
-    alpha: AtomicI32,
-    /// The best brother so far: score, move, the line below it.
-    best: Mutex<Option<(i32, Move, Vec<Move>)>>,
-    /// Set when a brother fails high: the rest is not needed.
-    cutoff: Arc<AtomicBool>,
-    /// The counters of the tasks, merged when each ends (nodes included).
-    totals: Mutex<ThreadStats>,
-    /// Brothers searched to the end.
-    searched: AtomicUsize,
-}
-
-/// What a split point found.
-struct SplitResult {
-    best: Option<(i32, Move, Vec<Move>)>,
-    searched: usize,
 }
 
 /// What a node learnt, for the transposition table.
@@ -255,14 +252,14 @@ fn store_result(
     shared.tt.store(key, ply, record);
 }
 
-/// One search thread: everything that is not shared. YBWC's split tasks work on clones.
+/// One search thread: everything that is not shared. A YBWC pool thread keeps one (or a few) of its own.
 #[derive(Clone)]
 pub struct Worker {
     history: History,
-    killers: Box<[[Option<Move>; 2]; MAX_PLY + 2]>,
-    static_evals: Box<[i32; MAX_PLY + 2]>,
+    pub(crate) killers: Box<[[Option<Move>; 2]; MAX_PLY + 2]>,
+    pub(crate) static_evals: Box<[i32; MAX_PLY + 2]>,
     pv: PvTable,
-    repetitions: SearchRepetitions,
+    pub(crate) repetitions: SearchRepetitions,
     reductions: Reductions,
     /// Root moves this iteration may not choose (MultiPV lines already found), and the allowed set of
     /// `searchmoves` (empty: all).
@@ -272,12 +269,51 @@ pub struct Worker {
     pub(crate) seldepth: usize,
     /// Set once depth 1 is complete: from then on the search may be stopped (so there is always a move).
     pub(crate) stoppable: bool,
-    stopped: bool,
-    /// This thread's index among the search threads (0 is the main thread); `usize::MAX` for a YBWC task.
-    pub(crate) index: usize,
-    /// YBWC: the cutoff flags of the split points this worker searches below, outermost first. Any of them set
-    /// means the work is no longer needed.
-    split_cutoffs: Vec<Arc<AtomicBool>>,
+    pub(crate) stopped: bool,
+    /// Set with `stopped` when the iteration was abandoned because another thread completed it (the search goes
+    /// on with the next iteration).
+    pub(crate) abandoned: bool,
+    /// What this thread is in the search.
+    pub(crate) role: ThreadRole,
+    /// The iteration being searched (0 before the first).
+    pub(crate) iteration_depth: u32,
+    /// The best root move of the iteration in progress that beat the eldest son, with its score and line: the
+    /// move to play if the iteration is stopped before it completes.
+    pub(crate) partial_root: Option<(i32, Vec<Move>)>,
+    /// YBWC: the cutoff flag of the innermost split point this worker searches below; set means the work is no
+    /// longer needed (flags of the split points above reach it through their links).
+    pub(crate) cutoff: Option<Arc<Cutoff>>,
+}
+
+/// What a thread is in a search.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum ThreadRole {
+    /// The thread that reports and decides: index 0.
+    Main,
+    /// Another thread with its own iterative deepening (lazy SMP, the ABDADAs), numbered from 1.
+    Helper(usize),
+    /// A YBWC pool thread's state while it searches brothers at a split point.
+    SplitTask,
+}
+
+impl ThreadRole {
+    /// The thread's index among the threads with their own iterative deepening (0 is the main thread).
+    pub(crate) fn index(self) -> Option<usize> {
+        match self {
+            ThreadRole::Main => Some(0),
+            ThreadRole::Helper(index) => Some(index),
+            ThreadRole::SplitTask => None,
+        }
+    }
+
+    /// A root thread's role from its index.
+    pub(crate) fn of_index(index: usize) -> ThreadRole {
+        if index == 0 {
+            ThreadRole::Main
+        } else {
+            ThreadRole::Helper(index)
+        }
+    }
 }
 
 impl std::fmt::Debug for Worker {
@@ -310,8 +346,11 @@ impl Worker {
             seldepth: 0,
             stoppable: false,
             stopped: false,
-            index: 0,
-            split_cutoffs: Vec::new(),
+            abandoned: false,
+            role: ThreadRole::Main,
+            iteration_depth: 0,
+            partial_root: None,
+            cutoff: None,
         }
     }
 
@@ -329,6 +368,10 @@ impl Worker {
         self.seldepth = 0;
         self.stoppable = false;
         self.stopped = false;
+        self.abandoned = false;
+        self.iteration_depth = 0;
+        self.partial_root = None;
+        self.cutoff = None;
     }
 
     /// Whether the last search call was cut short by a stop.
@@ -341,15 +384,16 @@ impl Worker {
         self.pv.line(0)
     }
 
+    /// The line found below `ply` by the last search of that ply.
+    pub(crate) fn pv_line(&self, ply: usize) -> Vec<Move> {
+        self.pv.line(ply)
+    }
+
     /// Counts a node and, every [`CHECK_INTERVAL`] nodes, looks at the stop conditions.
     #[inline]
     fn count_node_and_check_stop(&mut self, shared: &SharedSearch<'_>) -> bool {
         self.stats.nodes += 1;
-        if self
-            .split_cutoffs
-            .iter()
-            .any(|cutoff| cutoff.load(Ordering::Relaxed))
-        {
+        if self.cutoff.as_ref().is_some_and(|cutoff| cutoff.is_set()) {
             self.stopped = true;
             return true;
         }
@@ -366,6 +410,12 @@ impl Worker {
             if shared.control.is_stopped() || shared.time.hard_limit_reached(shared.control) {
                 shared.abort.store(true, Ordering::Relaxed);
             }
+            if shared.skip_completed_iterations
+                && shared.completed_depth.load(Ordering::Relaxed) >= self.iteration_depth
+            {
+                self.abandoned = true;
+                self.stopped = true;
+            }
         }
         if shared.abort.load(Ordering::Relaxed) {
             self.stopped = true;
@@ -375,7 +425,11 @@ impl Worker {
 
     /// Makes this thread's node count visible to the reporting thread.
     pub(crate) fn publish_nodes(&self, shared: &SharedSearch<'_>) {
-        if let Some(counter) = shared.node_counters.get(self.index) {
+        if let Some(counter) = self
+            .role
+            .index()
+            .and_then(|index| shared.node_counters.get(index))
+        {
             counter.store(self.stats.nodes, Ordering::Relaxed);
         }
     }
@@ -442,9 +496,6 @@ impl Worker {
             ProbeOutcome::Miss => None,
         }
         .and_then(Move::from_bits);
-        // From here on this thread is inside the node (ABDADA's nproc); the guard leaves on every return.
-        let _inside = hooks.enter_node(key, depth);
-
         let static_eval = if in_check {
             -INFINITY
         } else {
@@ -495,6 +546,10 @@ impl Worker {
             }
         }
 
+        // From here on this thread is inside the node (ABDADA's nproc): after the pruning that returns without
+        // searching a move, so such nodes never enter. The guard leaves on every return.
+        let _inside = hooks.enter_node(key, depth);
+
         // The TT move is tried before any move is generated: when it cuts off, generation and ordering are
         // never paid for.
         let mut pending_tt_move = tt_move.filter(|&mv| position.is_legal(mv));
@@ -504,7 +559,7 @@ impl Worker {
         let mut best_move = None;
         let mut moves_searched = 0usize;
         let mut quiets_tried: Vec<Move> = Vec::new();
-        let mut deferred: Vec<Move> = Vec::new();
+        let mut deferred: Vec<MoveInLoop> = Vec::new();
         let us = position.side_to_move();
 
         let node = NodeFacts {
@@ -522,10 +577,9 @@ impl Worker {
         loop {
             // YBWC: the eldest son is back without a cutoff; at a deep enough node its younger brothers are
             // searched in parallel.
-            if let Some(split_depth) = hooks.split_depth()
-                && moves_searched == 1
+            if moves_searched == 1
                 && pending_tt_move.is_none()
-                && depth >= split_depth
+                && let Some(pool) = hooks.split_pool(depth)
             {
                 let picker = picker.get_or_insert_with(|| {
                     MovePicker::new(
@@ -548,6 +602,7 @@ impl Worker {
                 let split = self.split::<PV, H>(
                     shared,
                     hooks,
+                    pool,
                     &node,
                     &brothers,
                     alpha,
@@ -577,8 +632,27 @@ impl Worker {
                 }
                 break;
             }
+            // Kerrigan's cutoff checks: another thread may have finished this node while this one waited for
+            // its deferred moves; its stored result may already cut.
+            if !PV
+                && depth >= CUTOFF_CHECK_MIN_DEPTH
+                && !deferred.is_empty()
+                && hooks.cutoff_checks()
+                && let ProbeOutcome::Cutoff(score) =
+                    probe_cutoff(shared.tt.probe(key), depth, alpha, beta, ply)
+            {
+                self.stats.cutoff_check_returns += 1;
+                return score;
+            }
+            let first_pass = |mv: Move, order: i32| MoveInLoop {
+                mv,
+                order,
+                is_deferred: false,
+                moves_searched,
+                quiets_tried: quiets_tried.len(),
+            };
             let next = if let Some(mv) = pending_tt_move.take() {
-                Some((mv, i32::MAX, false))
+                Some(first_pass(mv, i32::MAX))
             } else if let Some((mv, order)) = picker
                 .get_or_insert_with(|| {
                     MovePicker::new(
@@ -594,16 +668,20 @@ impl Worker {
                 if Some(mv) == tt_move {
                     continue;
                 }
-                Some((mv, order, false))
+                Some(first_pass(mv, order))
             } else if second_pass < deferred.len() {
                 second_pass += 1;
-                Some((deferred[second_pass - 1], 0, true))
+                Some(MoveInLoop {
+                    is_deferred: true,
+                    ..deferred[second_pass - 1]
+                })
             } else {
                 None
             };
-            let Some((mv, order, is_deferred)) = next else {
+            let Some(this) = next else {
                 break;
             };
+            let mv = this.mv;
             if root
                 && (self.root_excluded.contains(&mv)
                     || !(self.root_allowed.is_empty() || self.root_allowed.contains(&mv)))
@@ -611,24 +689,11 @@ impl Worker {
                 continue;
             }
             let quiet = !mv.is_noisy();
-            let score = match self.search_move::<PV, H>(
-                shared,
-                hooks,
-                &node,
-                MoveInLoop {
-                    mv,
-                    order,
-                    is_deferred,
-                    moves_searched,
-                    quiets_tried: quiets_tried.len(),
-                },
-                alpha,
-                best_score,
-            ) {
+            let score = match self.search_move::<PV, H>(shared, hooks, &node, this, alpha, best_score) {
                 MoveOutcome::Pruned => continue,
                 MoveOutcome::Deferred => {
                     self.stats.deferred_moves += 1;
-                    deferred.push(mv);
+                    deferred.push(this);
                     continue;
                 }
                 MoveOutcome::Searched(score) => score,
@@ -645,6 +710,10 @@ impl Worker {
                     best_move = Some(mv);
                     if PV {
                         self.pv.update(ply, mv);
+                    }
+                    if root && !eldest {
+                        // Searched after the eldest son and better: sound to play even if the iteration stops.
+                        self.partial_root = Some((score, self.pv.line(0)));
                     }
                     if score >= beta {
                         self.stats.cutoffs += 1;
@@ -694,7 +763,7 @@ impl Worker {
     /// Searches one move of a node: the pruning decisions, the defer hook for younger brothers, and the
     /// search itself — full window for the eldest son; for the others a null window, reduced when late and quiet,
     /// re-searched at full depth if it beats alpha and, in PV nodes, with the full window if it lands inside it.
-    fn search_move<const PV: bool, H: SearchHooks>(
+    pub(crate) fn search_move<const PV: bool, H: SearchHooks>(
         &mut self,
         shared: &SharedSearch<'_>,
         hooks: &H,
@@ -805,132 +874,6 @@ impl Worker {
         };
         self.repetitions.pop();
         MoveOutcome::Searched(score)
-    }
-
-    /// YBWC's split point: searches `brothers` (the younger brothers of `node`, in order) as tasks that idle
-    /// threads steal. Each task works on a clone of this worker with the same per-move logic as the serial loop;
-    /// all share the split point's alpha, read before each move, so later brothers see it improve; a brother that
-    /// fails high sets the split point's cutoff flag, which every worker below it sees at its next node. Returns
-    /// the best brother (score, move, the line below it) and how many brothers were searched to the end.
-    #[allow(clippy::too_many_arguments)]
-    fn split<const PV: bool, H: SearchHooks>(
-        &mut self,
-        shared: &SharedSearch<'_>,
-        hooks: &H,
-        node: &NodeFacts<'_>,
-        brothers: &[(Move, i32)],
-        alpha: i32,
-        best_score: i32,
-        quiets_before: usize,
-    ) -> SplitResult {
-        let point = SplitPoint {
-            alpha: AtomicI32::new(alpha),
-            best: Mutex::new(None),
-            cutoff: Arc::new(AtomicBool::new(false)),
-            totals: Mutex::new(ThreadStats::default()),
-            searched: AtomicUsize::new(0),
-        };
-        let mut cutoffs = self.split_cutoffs.clone();
-        cutoffs.push(Arc::clone(&point.cutoff));
-        // Each brother's place in the move list, as the serial loop would have counted it.
-        let mut quiets = quiets_before;
-        let moves: Vec<MoveInLoop> = brothers
-            .iter()
-            .enumerate()
-            .map(|(index, &(mv, order))| {
-                let this = MoveInLoop {
-                    mv,
-                    order,
-                    is_deferred: false,
-                    moves_searched: 1 + index,
-                    quiets_tried: quiets,
-                };
-                quiets += usize::from(!mv.is_noisy());
-                this
-            })
-            .collect();
-        // Classic YBWC: a helper joins the split point once and takes brothers from its move list until none is
-        // left, so the splitting thread's state is copied once per helper, not once per brother (most brothers at
-        // depth 5 are a few hundred nodes, less than the copy would cost).
-        let next = AtomicUsize::new(0);
-        let helpers = rayon::current_num_threads().min(moves.len());
-        let template: &Worker = self;
-        let waiting = Instant::now();
-        rayon::scope(|scope| {
-            for _ in 0..helpers {
-                let (point, cutoffs, moves, next) = (&point, &cutoffs, &moves, &next);
-                scope.spawn(move |_| {
-                    let started = Instant::now();
-                    let mut worker: Option<Worker> = None;
-                    let mut totals = ThreadStats::default();
-                    loop {
-                        let index = next.fetch_add(1, Ordering::Relaxed);
-                        let Some(&this) = moves.get(index) else {
-                            break;
-                        };
-                        let alpha_now = point.alpha.load(Ordering::Relaxed);
-                        if point.cutoff.load(Ordering::Relaxed) || alpha_now >= node.beta {
-                            totals.aborted_tasks += 1;
-                            continue;
-                        }
-                        let worker = worker.get_or_insert_with(|| {
-                            let mut worker = template.clone();
-                            worker.split_cutoffs.clone_from(cutoffs);
-                            worker.index = usize::MAX;
-                            worker
-                        });
-                        worker.stats = ThreadStats::default();
-                        worker.stopped = false;
-                        let outcome =
-                            worker.search_move::<PV, H>(shared, hooks, node, this, alpha_now, best_score);
-                        let stopped = worker.stopped;
-                        totals.add(&worker.stats);
-                        if stopped {
-                            totals.aborted_tasks += 1;
-                            continue;
-                        }
-                        let MoveOutcome::Searched(score) = outcome else {
-                            continue;
-                        };
-                        point.searched.fetch_add(1, Ordering::Relaxed);
-                        {
-                            let mut best = point.best.lock().unwrap_or_else(|e| e.into_inner());
-                            if best.as_ref().is_none_or(|(best_score, _, _)| score > *best_score) {
-                                *best = Some((score, this.mv, worker.pv.line(node.ply + 1)));
-                            }
-                        }
-                        point.alpha.fetch_max(score, Ordering::Relaxed);
-                        if score >= node.beta {
-                            point.cutoff.store(true, Ordering::Relaxed);
-                        }
-                    }
-                    // This helper's own work is its time minus its waits at split points it opened; the work
-                    // of the tasks below those is already in `task_busy_ns`.
-                    let own_ns = (started.elapsed().as_nanos() as u64).saturating_sub(totals.split_wait_ns);
-                    totals.task_busy_ns += own_ns;
-                    totals.split_wait_ns = 0;
-                    point
-                        .totals
-                        .lock()
-                        .unwrap_or_else(|e| e.into_inner())
-                        .add(&totals);
-                });
-            }
-        });
-        self.stats.split_wait_ns += waiting.elapsed().as_nanos() as u64;
-        self.stats
-            .add(&point.totals.into_inner().unwrap_or_else(|e| e.into_inner()));
-        self.stats.splits += 1;
-        self.stats.split_tasks += brothers.len() as u64;
-        if shared.abort.load(Ordering::Relaxed)
-            || self.split_cutoffs.iter().any(|c| c.load(Ordering::Relaxed))
-        {
-            self.stopped = true;
-        }
-        SplitResult {
-            best: point.best.into_inner().unwrap_or_else(|e| e.into_inner()),
-            searched: point.searched.into_inner(),
-        }
     }
 
     /// A quiet move caused a cutoff: make it a killer, raise its history and lower that of the quiet moves tried
@@ -1118,6 +1061,8 @@ mod hook_rules {
             time: &time,
             node_limit: None,
             node_counters: &counters,
+            completed_depth: &std::sync::atomic::AtomicU32::new(0),
+            skip_completed_iterations: false,
         };
         let game: GameHistory = [(position.key(), position.halfmove_clock())]
             .into_iter()

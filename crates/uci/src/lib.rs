@@ -52,7 +52,7 @@ pub use go::{Go, MAX_DEPTH, MAX_MATE, MAX_PERFT_DEPTH, MAX_TIME};
 pub use info::{format_bestmove, format_info, format_score};
 pub use options::{
     DEFAULT_HASH_MIB, MAX_MULTI_PV, MAX_THREADS, OPTIONS, OptionError, OptionKind, OptionValue, Setting,
-    UciOption, find_option, parse_setoption,
+    UciOption, find_option, options, parse_setoption,
 };
 pub use output::Output;
 pub use reader::MAX_LINE_BYTES;

@@ -2,7 +2,8 @@
 //!
 //! Each [`UciOption`] carries its name, its type with default and range, and a function that turns a valid
 //! value into a typed [`Setting`] for the session to apply. Adding an option is one entry in [`OPTIONS`] (plus
-//! its [`Setting`] variant and the session's handling of it). Names are matched case-insensitively, as the
+//! its [`Setting`] variant and the session's handling of it); the parallel algorithms' knobs are not listed here
+//! but made from the search crate's knob table ([`options`] lists both). Names are matched case-insensitively, as the
 //! protocol asks. An invalid value is refused with an [`OptionError`] and leaves the option unchanged.
 
 use core::fmt;
@@ -79,16 +80,14 @@ pub enum Setting {
     DebugLogFile(String),
     /// `ParallelAlgorithm`: which algorithm runs the search threads.
     ParallelAlgorithm(eldest_search::ParallelAlgorithm),
-    /// `DeferDepth`: simplified ABDADA marks and defers moves only at this remaining depth or more.
-    DeferDepth(i32),
-    /// `CsTableRows`: rows of simplified ABDADA's `currently_searching` table (rounded up to a power of two).
-    CsTableRows(usize),
-    /// `CsWays`: slots per row of that table.
-    CsWays(usize),
-    /// `MinSplitDepth`: YBWC splits nodes of at least this remaining depth.
-    MinSplitDepth(i32),
-    /// `CsTable`: the structure behind simplified ABDADA's `currently_searching` marks.
-    CsTable(eldest_search::CsTableKind),
+    /// A parallel algorithm's research knob (`MinSplitDepth`, `DeferDepth`, …): one row of
+    /// [`eldest_search::KNOBS`], from which these options are made.
+    Knob {
+        /// The knob.
+        knob: &'static eldest_search::Knob,
+        /// Its new value, already range-checked.
+        value: eldest_search::KnobValue,
+    },
 }
 
 /// One option: its name, type, and how a valid value becomes a [`Setting`].
@@ -98,8 +97,17 @@ pub struct UciOption {
     pub name: &'static str,
     /// Type, default and range.
     pub kind: OptionKind,
-    /// Turns a value valid for `kind` into the setting.
-    setting: fn(OptionValue) -> Setting,
+    /// What a value valid for `kind` asks for.
+    setting: Apply,
+}
+
+/// How a valid value becomes a [`Setting`].
+#[derive(Debug, Clone, Copy)]
+enum Apply {
+    /// An option of the engine's own.
+    Fixed(fn(OptionValue) -> Setting),
+    /// A parallel-search knob.
+    Knob(&'static eldest_search::Knob),
 }
 
 /// The values of `ParallelAlgorithm`: the search crate's names, in its order.
@@ -108,17 +116,6 @@ const ALGORITHM_NAMES: [&str; eldest_search::ParallelAlgorithm::ALL.len()] = {
     let mut i = 0;
     while i < names.len() {
         names[i] = eldest_search::ParallelAlgorithm::ALL[i].name();
-        i += 1;
-    }
-    names
-};
-
-/// The values of `CsTable`: the search crate's names, in its order.
-const CS_TABLE_NAMES: [&str; eldest_search::CsTableKind::ALL.len()] = {
-    let mut names = [""; eldest_search::CsTableKind::ALL.len()];
-    let mut i = 0;
-    while i < names.len() {
-        names[i] = eldest_search::CsTableKind::ALL[i].name();
         i += 1;
     }
     names
@@ -142,7 +139,7 @@ pub static OPTIONS: &[UciOption] = &[
             min: 1,
             max: eldest_tt::MAX_MIB as i64,
         },
-        setting: |v| Setting::Hash(spin_usize(&v)),
+        setting: Apply::Fixed(|v| Setting::Hash(spin_usize(&v))),
     },
     UciOption {
         name: "Threads",
@@ -151,17 +148,17 @@ pub static OPTIONS: &[UciOption] = &[
             min: 1,
             max: MAX_THREADS,
         },
-        setting: |v| Setting::Threads(spin_usize(&v)),
+        setting: Apply::Fixed(|v| Setting::Threads(spin_usize(&v))),
     },
     UciOption {
         name: "Clear Hash",
         kind: OptionKind::Button,
-        setting: |_| Setting::ClearHash,
+        setting: Apply::Fixed(|_| Setting::ClearHash),
     },
     UciOption {
         name: "Ponder",
         kind: OptionKind::Check { default: false },
-        setting: |v| Setting::Ponder(v == OptionValue::Check(true)),
+        setting: Apply::Fixed(|v| Setting::Ponder(v == OptionValue::Check(true))),
     },
     UciOption {
         name: "MultiPV",
@@ -170,12 +167,12 @@ pub static OPTIONS: &[UciOption] = &[
             min: 1,
             max: MAX_MULTI_PV,
         },
-        setting: |v| Setting::MultiPv(spin_usize(&v)),
+        setting: Apply::Fixed(|v| Setting::MultiPv(spin_usize(&v))),
     },
     UciOption {
         name: "UCI_Chess960",
         kind: OptionKind::Check { default: false },
-        setting: |v| Setting::Chess960(v == OptionValue::Check(true)),
+        setting: Apply::Fixed(|v| Setting::Chess960(v == OptionValue::Check(true))),
     },
     UciOption {
         name: "Move Overhead",
@@ -184,15 +181,17 @@ pub static OPTIONS: &[UciOption] = &[
             min: 0,
             max: 5000,
         },
-        setting: |v| Setting::MoveOverhead(Duration::from_millis(u64::try_from(spin(&v)).unwrap_or(0))),
+        setting: Apply::Fixed(|v| {
+            Setting::MoveOverhead(Duration::from_millis(u64::try_from(spin(&v)).unwrap_or(0)))
+        }),
     },
     UciOption {
         name: "Debug Log File",
         kind: OptionKind::String { default: "" },
-        setting: |v| match v {
+        setting: Apply::Fixed(|v| match v {
             OptionValue::String(path) => Setting::DebugLogFile(path),
             _ => Setting::DebugLogFile(String::new()),
-        },
+        }),
     },
     UciOption {
         name: "ParallelAlgorithm",
@@ -200,57 +199,10 @@ pub static OPTIONS: &[UciOption] = &[
             default: "lazy",
             values: &ALGORITHM_NAMES,
         },
-        setting: |v| match v {
+        setting: Apply::Fixed(|v| match v {
             OptionValue::Combo(name) => Setting::ParallelAlgorithm(name.parse().unwrap_or_default()),
             _ => Setting::ParallelAlgorithm(eldest_search::ParallelAlgorithm::default()),
-        },
-    },
-    UciOption {
-        name: "DeferDepth",
-        kind: OptionKind::Spin {
-            default: 3,
-            min: 1,
-            max: 64,
-        },
-        setting: |v| Setting::DeferDepth(i32::try_from(spin(&v)).unwrap_or(3)),
-    },
-    UciOption {
-        name: "CsTableRows",
-        kind: OptionKind::Spin {
-            default: 32_768,
-            min: 1,
-            max: 1 << 22,
-        },
-        setting: |v| Setting::CsTableRows(spin_usize(&v)),
-    },
-    UciOption {
-        name: "CsWays",
-        kind: OptionKind::Spin {
-            default: 4,
-            min: 1,
-            max: 64,
-        },
-        setting: |v| Setting::CsWays(spin_usize(&v)),
-    },
-    UciOption {
-        name: "MinSplitDepth",
-        kind: OptionKind::Spin {
-            default: 7,
-            min: 1,
-            max: 64,
-        },
-        setting: |v| Setting::MinSplitDepth(i32::try_from(spin(&v)).unwrap_or(7)),
-    },
-    UciOption {
-        name: "CsTable",
-        kind: OptionKind::Combo {
-            default: "array",
-            values: &CS_TABLE_NAMES,
-        },
-        setting: |v| match v {
-            OptionValue::Combo(name) => Setting::CsTable(name.parse().unwrap_or_default()),
-            _ => Setting::CsTable(eldest_search::CsTableKind::default()),
-        },
+        }),
     },
 ];
 
@@ -390,14 +342,42 @@ impl UciOption {
     }
 }
 
-/// The option called `name`, compared case-insensitively.
-pub fn find_option(name: &str) -> Option<&'static UciOption> {
+/// Every option in the order `uci` lists them: the engine's own ([`OPTIONS`]), then one per parallel-search knob
+/// of [`eldest_search::KNOBS`] (so a knob's name, range and default are written once, in the search crate).
+///
+/// ```
+/// let names: Vec<&str> = eldest_uci::options().map(|o| o.name).collect();
+/// assert!(names.contains(&"Hash") && names.contains(&"MinSplitDepth") && names.contains(&"DeferDepth"));
+/// ```
+pub fn options() -> impl Iterator<Item = UciOption> {
     OPTIONS
         .iter()
-        .find(|option| option.name.eq_ignore_ascii_case(name))
+        .copied()
+        .chain(eldest_search::KNOBS.iter().map(knob_option))
 }
 
-/// Validates a `setoption` against [`OPTIONS`] and returns what it asks for.
+/// The UCI option of a parallel-search knob.
+fn knob_option(knob: &'static eldest_search::Knob) -> UciOption {
+    use eldest_search::{KnobKind, KnobValue};
+    let kind = match (knob.kind, knob.default_value()) {
+        (KnobKind::Spin { min, max }, KnobValue::Int(default)) => OptionKind::Spin { default, min, max },
+        (KnobKind::Check, KnobValue::Bool(default)) => OptionKind::Check { default },
+        (KnobKind::Combo(values), KnobValue::Word(default)) => OptionKind::Combo { default, values },
+        (kind, default) => unreachable!("knob {} declares {kind:?} but defaults to {default:?}", knob.name),
+    };
+    UciOption {
+        name: knob.name,
+        kind,
+        setting: Apply::Knob(knob),
+    }
+}
+
+/// The option called `name`, compared case-insensitively.
+pub fn find_option(name: &str) -> Option<UciOption> {
+    options().find(|option| option.name.eq_ignore_ascii_case(name))
+}
+
+/// Validates a `setoption` against [`options`] and returns what it asks for.
 ///
 /// # Errors
 /// An [`OptionError`] for an unknown option or an invalid value.
@@ -412,7 +392,21 @@ pub fn find_option(name: &str) -> Option<&'static UciOption> {
 /// ```
 pub fn parse_setoption(name: &str, value: Option<&str>) -> Result<Setting, OptionError> {
     let option = find_option(name).ok_or_else(|| OptionError::Unknown(name.to_string()))?;
-    option.parse_value(value).map(option.setting)
+    let value = option.parse_value(value)?;
+    Ok(match option.setting {
+        Apply::Fixed(setting) => setting(value),
+        Apply::Knob(knob) => Setting::Knob {
+            knob,
+            value: match value {
+                OptionValue::Spin(n) => eldest_search::KnobValue::Int(n),
+                OptionValue::Check(b) => eldest_search::KnobValue::Bool(b),
+                OptionValue::Combo(word) => eldest_search::KnobValue::Word(word),
+                OptionValue::Button | OptionValue::String(_) => {
+                    unreachable!("knobs are spins, checks and combos")
+                }
+            },
+        },
+    })
 }
 
 #[cfg(test)]
@@ -421,7 +415,7 @@ mod tests {
 
     #[test]
     fn declarations_match_the_protocol() {
-        let lines: Vec<String> = OPTIONS.iter().map(UciOption::declaration).collect();
+        let lines: Vec<String> = options().map(|o| o.declaration()).collect();
         assert_eq!(
             lines,
             [
@@ -434,18 +428,38 @@ mod tests {
                 "option name Move Overhead type spin default 30 min 0 max 5000",
                 "option name Debug Log File type string default <empty>",
                 "option name ParallelAlgorithm type combo default lazy var lazy var ybwc var abdada var simplified-abdada",
+                "option name MinSplitDepth type spin default 7 min 1 max 64",
+                "option name SplitOnlyWhenIdle type check default true",
+                "option name AbdadaMinDepth type spin default 1 min 1 max 64",
                 "option name DeferDepth type spin default 3 min 1 max 64",
                 "option name CsTableRows type spin default 32768 min 1 max 4194304",
                 "option name CsWays type spin default 4 min 1 max 64",
-                "option name MinSplitDepth type spin default 7 min 1 max 64",
                 "option name CsTable type combo default array var array var dashmap",
+                "option name CutoffChecks type check default false",
+                "option name SkipCompletedIterations type check default true",
+                "option name LazyVote type check default true",
             ]
         );
     }
 
     #[test]
+    fn knob_options_are_validated_by_the_knob_table() {
+        let setting = parse_setoption("mINsPLITdEPTH", Some("5")).unwrap();
+        let Setting::Knob { knob, value } = setting else {
+            panic!("{setting:?}");
+        };
+        let mut parallel = eldest_search::ParallelSettings::default();
+        knob.apply(&mut parallel, value);
+        assert_eq!(parallel.min_split_depth, 5);
+        assert!(parse_setoption("MinSplitDepth", Some("0")).is_err());
+        assert!(parse_setoption("CutoffChecks", Some("yes")).is_err());
+        assert!(parse_setoption("CsTable", Some("btree")).is_err());
+        assert!(parse_setoption("LazyVote", None).is_err());
+    }
+
+    #[test]
     fn every_default_is_a_valid_value() {
-        for option in OPTIONS {
+        for option in options() {
             let default = match option.kind {
                 OptionKind::Check { default } => Some(default.to_string()),
                 OptionKind::Spin { default, .. } => Some(default.to_string()),
@@ -510,8 +524,9 @@ mod tests {
 
     #[test]
     fn names_are_unique_ignoring_case() {
-        for (i, a) in OPTIONS.iter().enumerate() {
-            for b in &OPTIONS[i + 1..] {
+        let all: Vec<UciOption> = options().collect();
+        for (i, a) in all.iter().enumerate() {
+            for b in &all[i + 1..] {
                 assert!(!a.name.eq_ignore_ascii_case(b.name));
             }
         }

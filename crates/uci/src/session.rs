@@ -14,7 +14,7 @@ use crate::command::{Command, Parsed, parse_line};
 use crate::display::board_diagram;
 use crate::go::Go;
 use crate::info::{format_bestmove, format_bestmove_parts};
-use crate::options::{DEFAULT_HASH_MIB, OPTIONS, Setting, parse_setoption};
+use crate::options::{DEFAULT_HASH_MIB, Setting, parse_setoption};
 use crate::output::Output;
 use crate::search_thread::{RunningSearch, SearchJob};
 use eldest_board::{Color, Move, Position, UciMoveError};
@@ -214,7 +214,7 @@ impl Session {
 
     fn uci(&self) {
         let mut text = format!("id name {ENGINE_NAME}\nid author {ENGINE_AUTHOR}\n");
-        for option in OPTIONS {
+        for option in crate::options::options() {
             text.push_str(&option.declaration());
             text.push('\n');
         }
@@ -268,11 +268,7 @@ impl Session {
             }
             Setting::MoveOverhead(overhead) => self.settings.search.move_overhead = overhead,
             Setting::ParallelAlgorithm(algorithm) => self.settings.search.parallel.algorithm = algorithm,
-            Setting::DeferDepth(depth) => self.settings.search.parallel.defer_depth = depth,
-            Setting::CsTableRows(rows) => self.settings.search.parallel.cs_rows = rows,
-            Setting::CsWays(ways) => self.settings.search.parallel.cs_ways = ways,
-            Setting::CsTable(kind) => self.settings.search.parallel.cs_table = kind,
-            Setting::MinSplitDepth(depth) => self.settings.search.parallel.min_split_depth = depth,
+            Setting::Knob { knob, value } => knob.apply(&mut self.settings.search.parallel, value),
             Setting::DebugLogFile(path) => match (self.hooks.debug_log_file)(&path) {
                 Ok(()) => self.settings.debug_log_file = path,
                 Err(error) => self.out.info_string(&format!(

@@ -107,7 +107,7 @@ fn handshake_and_quit_end_the_loop() {
         lines[0],
         eldest_uci::ENGINE_NAME.replace("Eldest", "id name Eldest")
     );
-    assert_eq!(lines.len(), 2 + eldest_uci::OPTIONS.len() + 1);
+    assert_eq!(lines.len(), 2 + eldest_uci::options().count() + 1);
     assert!(gui.sync().is_empty());
     gui.send("quit");
     // The loop ends on quit, without waiting for the end of the input.

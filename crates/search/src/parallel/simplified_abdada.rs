@@ -1,110 +1,29 @@
-//! The parallel algorithms: which one runs the threads, its research knobs, and the hooks each plugs into the
-//! one node search.
-//!
-//! - `lazy` — lazy SMP: every thread searches the whole root with the shared table; odd helpers one ply deeper.
-//! - `ybwc` — Young Brothers Wait: after a node's eldest son returns without a cutoff, its younger brothers are
-//!   searched in parallel by a work-stealing pool (the split itself is in the node routine).
-//! - `abdada` — Weill's ABDADA (seed 001): every thread searches the root at the same depth; a node a thread is
-//!   inside has `nproc > 0` in the table; younger brothers whose node another thread is inside are skipped in the
-//!   first pass (the exclusive probe answers ON_EVALUATION) and searched in the second.
-//! - `simplified-abdada` — Kerrigan's simplified ABDADA (seed 000): the same two passes, but "being searched" is
-//!   a separate `currently_searching` table of move hashes, and only at depth ≥ DeferDepth.
-//!
-//! With one thread every algorithm runs the plain serial search (no hooks): a lone thread has no one to share
-//! work with, and Weill's exclusive probe would otherwise see the thread's own path and reorder moves.
+//! Kerrigan's simplified ABDADA (seed 000): "being searched" is recorded per *move* in a `currently_searching`
+//! table of move hashes, separate from the transposition table; younger brothers found in it are deferred to a
+//! second pass. Only at depth ≥ DeferDepth (note 1), never for the first move, the re-search after a null-window
+//! fail-high, or deferred moves (notes 5.1–5.3: the node routine's hook points guarantee those).
 
-use crate::hooks::SearchHooks;
+use crate::hooks::{MoveContext, SearchHooks};
 use eldest_board::Move;
-use eldest_hashing::move_hash;
-use eldest_tt::{ExclusiveProbe, NodeGuard, TranspositionTable};
 use std::fmt;
 use std::str::FromStr;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-/// A parallel search algorithm (the UCI option `ParallelAlgorithm`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
-pub enum ParallelAlgorithm {
-    /// Lazy SMP, the modern baseline.
-    #[default]
-    Lazy,
-    /// Weill's ABDADA with the TT `nproc` counter.
-    Abdada,
-    /// Kerrigan's simplified ABDADA with a `currently_searching` table.
-    SimplifiedAbdada,
-    /// Young Brothers Wait: younger brothers searched in parallel after the eldest son.
-    Ybwc,
-}
-
-impl ParallelAlgorithm {
-    /// Every algorithm, in the order of the UCI combo option.
-    pub const ALL: [ParallelAlgorithm; 4] = [
-        ParallelAlgorithm::Lazy,
-        ParallelAlgorithm::Ybwc,
-        ParallelAlgorithm::Abdada,
-        ParallelAlgorithm::SimplifiedAbdada,
-    ];
-
-    /// The UCI name: `lazy`, `ybwc`, `abdada`, `simplified-abdada`.
-    pub const fn name(self) -> &'static str {
-        match self {
-            ParallelAlgorithm::Lazy => "lazy",
-            ParallelAlgorithm::Abdada => "abdada",
-            ParallelAlgorithm::SimplifiedAbdada => "simplified-abdada",
-            ParallelAlgorithm::Ybwc => "ybwc",
-        }
-    }
-}
-
-impl fmt::Display for ParallelAlgorithm {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-/// An unknown algorithm name.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ParseAlgorithmError(pub String);
-
-impl fmt::Display for ParseAlgorithmError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let names: Vec<&str> = ParallelAlgorithm::ALL.iter().map(|a| a.name()).collect();
-        write!(
-            f,
-            "unknown parallel algorithm {:?}; expected one of {}",
-            self.0,
-            names.join(", ")
-        )
-    }
-}
-
-impl std::error::Error for ParseAlgorithmError {}
-
-impl FromStr for ParallelAlgorithm {
-    type Err = ParseAlgorithmError;
-
-    fn from_str(s: &str) -> Result<ParallelAlgorithm, ParseAlgorithmError> {
-        ParallelAlgorithm::ALL
-            .into_iter()
-            .find(|a| a.name().eq_ignore_ascii_case(s.trim()))
-            .ok_or_else(|| ParseAlgorithmError(s.to_string()))
-    }
-}
-
-/// The algorithm and its research knobs (UCI spin options).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct ParallelSettings {
-    /// Which algorithm runs the threads.
-    pub algorithm: ParallelAlgorithm,
-    /// Simplified ABDADA: the shallowest remaining depth at which moves are marked and deferred (note 1).
-    pub defer_depth: i32,
-    /// Simplified ABDADA: rows of the `currently_searching` table (a power of two).
-    pub cs_rows: usize,
-    /// Simplified ABDADA: ways (slots) per row (note 2).
-    pub cs_ways: usize,
-    /// YBWC: the shallowest remaining depth at which a node's younger brothers are searched in parallel.
-    pub min_split_depth: i32,
-    /// Simplified ABDADA: which structure holds the `currently_searching` marks.
-    pub cs_table: CsTableKind,
+/// Kerrigan's move hash (note 4): the position key mixed with the move as the seed of a linear congruential
+/// generator, `key ^ (move · 1664525 + 1013904223)`, so the moves of one position spread over the table's rows.
+/// The arithmetic lives in `eldest-hashing` (with its distribution tests); this is the form the table uses.
+///
+/// ```
+/// use eldest_board::Position;
+/// use eldest_search::kerrigan_move_hash;
+/// let position = Position::startpos();
+/// let e4 = position.parse_uci_move("e2e4").unwrap();
+/// let d4 = position.parse_uci_move("d2d4").unwrap();
+/// assert_ne!(kerrigan_move_hash(position.key(), e4), kerrigan_move_hash(position.key(), d4));
+/// ```
+#[inline]
+pub fn kerrigan_move_hash(key: u64, mv: Move) -> u64 {
+    eldest_hashing::move_hash(key, mv.to_bits())
 }
 
 /// The structure behind simplified ABDADA's `currently_searching` marks (UCI option `CsTable`).
@@ -217,19 +136,6 @@ impl MoveMarks for DashCurrentlySearching {
     }
 }
 
-impl Default for ParallelSettings {
-    fn default() -> ParallelSettings {
-        ParallelSettings {
-            algorithm: ParallelAlgorithm::Lazy,
-            defer_depth: 3,
-            cs_rows: 32_768,
-            cs_ways: 4,
-            min_split_depth: 7,
-            cs_table: CsTableKind::Array,
-        }
-    }
-}
-
 /// Kerrigan's `currently_searching` table: `rows × ways` move hashes, 0 meaning empty.
 ///
 /// Access is deliberately unsynchronised beyond single atomic loads and stores (seed 000, note 3): a stale or
@@ -330,6 +236,8 @@ pub struct SimplifiedAbdadaHooks<'a, T: MoveMarks = CurrentlySearching> {
     pub table: &'a T,
     /// DEFER_DEPTH: below it the table is not touched at all (note 1).
     pub defer_depth: i32,
+    /// `CutoffChecks`: Kerrigan's re-probe of a node with deferred moves.
+    pub cutoff_checks: bool,
 }
 
 impl<T: MoveMarks> SearchHooks for SimplifiedAbdadaHooks<'_, T> {
@@ -339,98 +247,41 @@ impl<T: MoveMarks> SearchHooks for SimplifiedAbdadaHooks<'_, T> {
         Self: 'g;
 
     #[inline]
-    fn defer_move(&self, context: &crate::hooks::MoveContext) -> bool {
-        context.depth >= self.defer_depth && self.table.contains(move_hash(context.key, context.mv.to_bits()))
+    fn defer_move(&self, context: &MoveContext) -> bool {
+        context.depth >= self.defer_depth && self.table.contains(kerrigan_move_hash(context.key, context.mv))
     }
 
     #[inline]
     fn starting_move(&self, key: u64, mv: Move, depth: i32) {
         if depth >= self.defer_depth {
-            self.table.starting(move_hash(key, mv.to_bits()));
+            self.table.starting(kerrigan_move_hash(key, mv));
         }
     }
 
     #[inline]
     fn finished_move(&self, key: u64, mv: Move, depth: i32) {
         if depth >= self.defer_depth {
-            self.table.finished(move_hash(key, mv.to_bits()));
+            self.table.finished(kerrigan_move_hash(key, mv));
         }
     }
 
     #[inline]
     fn enter_node(&self, _key: u64, _depth: i32) {}
-}
-
-/// Young Brothers Wait as hooks: the node search splits at nodes of at least `min_split_depth` (the splitting
-/// itself is in the node routine, which owns the move loop).
-#[derive(Debug, Clone, Copy)]
-pub struct YbwcHooks {
-    /// MinSplitDepth.
-    pub min_split_depth: i32,
-}
-
-impl SearchHooks for YbwcHooks {
-    type NodeGuard<'g> = ();
-
-    #[inline(always)]
-    fn enter_node(&self, _key: u64, _depth: i32) {}
-
-    #[inline(always)]
-    fn split_depth(&self) -> Option<i32> {
-        Some(self.min_split_depth)
-    }
-}
-
-/// Weill's ABDADA as hooks: a thread inside a node is counted in the node's TT `nproc`; a younger brother whose
-/// node is being searched by another thread is deferred (the exclusive probe's ON_EVALUATION).
-#[derive(Debug, Clone, Copy)]
-pub struct AbdadaHooks<'a> {
-    /// The shared table holding the `nproc` counters.
-    pub tt: &'a TranspositionTable,
-}
-
-impl SearchHooks for AbdadaHooks<'_> {
-    type NodeGuard<'g>
-        = NodeGuard<'g>
-    where
-        Self: 'g;
 
     #[inline]
-    fn defer_move(&self, context: &crate::hooks::MoveContext) -> bool {
-        // The child is probed exclusively with the window it would be searched with: a stored result that
-        // answers it is not deferred (retrieveAsk cuts before it looks at nproc).
-        let outcome = self.tt.probe_exclusive(
-            context.child_key,
-            context.depth - 1,
-            -context.beta,
-            -context.alpha,
-            context.ply + 1,
-            true,
-        );
-        matches!(outcome, ExclusiveProbe::OnEvaluation)
+    fn cutoff_checks(&self) -> bool {
+        self.cutoff_checks
     }
 
     #[inline]
-    fn enter_node(&self, key: u64, depth: i32) -> NodeGuard<'_> {
-        self.tt.enter_guard(key, depth)
+    fn two_passes(&self) -> bool {
+        true
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn algorithm_names_round_trip() {
-        for algorithm in ParallelAlgorithm::ALL {
-            assert_eq!(algorithm.name().parse::<ParallelAlgorithm>(), Ok(algorithm));
-            assert_eq!(
-                algorithm.to_string().to_uppercase().parse::<ParallelAlgorithm>(),
-                Ok(algorithm)
-            );
-        }
-        assert!("ybwc2".parse::<ParallelAlgorithm>().is_err());
-    }
 
     #[test]
     fn the_dashmap_table_marks_and_unmarks_like_the_array() {
@@ -502,13 +353,14 @@ mod tests {
         let hooks = SimplifiedAbdadaHooks {
             table: &table,
             defer_depth: 3,
+            cutoff_checks: false,
         };
         let mv = eldest_board::Position::startpos().parse_uci_move("e2e4").unwrap();
         hooks.starting_move(42, mv, 2);
         assert_eq!(table.occupied(), 0);
         hooks.starting_move(42, mv, 3);
         assert_eq!(table.occupied(), 1);
-        let context = crate::hooks::MoveContext {
+        let context = MoveContext {
             key: 42,
             mv,
             child_key: 0,
@@ -518,7 +370,7 @@ mod tests {
             ply: 1,
         };
         assert!(!hooks.defer_move(&context), "never deferred below DeferDepth");
-        assert!(hooks.defer_move(&crate::hooks::MoveContext { depth: 3, ..context }));
+        assert!(hooks.defer_move(&MoveContext { depth: 3, ..context }));
         hooks.finished_move(42, mv, 3);
         assert_eq!(table.occupied(), 0);
     }
@@ -527,7 +379,7 @@ mod tests {
     fn rows_are_indexed_by_the_move_hash_as_kerrigan_does() {
         let table = CurrentlySearching::new(32_768, 4);
         assert_eq!(table.rows(), 32_768);
-        let hash = move_hash(0xDEAD_BEEF, 0x1234);
+        let hash = eldest_hashing::move_hash(0xDEAD_BEEF, 0x1234);
         table.starting(hash);
         let row = (hash as usize) & (32_768 - 1);
         assert_eq!(table.slots[row * 4].load(Ordering::Relaxed), hash);

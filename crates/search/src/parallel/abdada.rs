@@ -1,0 +1,75 @@
+//! Weill's ABDADA (seed 001): a thread inside a node is counted in the node's transposition-table entry
+//! (`nproc`, kept by `eldest-tt`); a younger brother whose node another thread is inside is deferred — the
+//! exclusive probe answers ON_EVALUATION — and searched in a second pass. The eldest son is searched regardless.
+//!
+//! Departures from the text, each a knob of [`super::KNOBS`] with a measured default (docs/parallel-search.md):
+//! the node is entered after the pruning that returns without searching (null move, reverse futility), and only
+//! from `AbdadaMinDepth` plies of remaining depth — below it nobody enters, so nobody is asked about either.
+
+use crate::hooks::{MoveContext, SearchHooks};
+use eldest_tt::{ExclusiveProbe, NodeGuard, TranspositionTable};
+
+/// Weill's ABDADA as hooks.
+///
+/// ```
+/// use eldest_search::{AbdadaHooks, SearchHooks};
+/// use eldest_tt::TranspositionTable;
+/// let tt = TranspositionTable::new(1).unwrap();
+/// let hooks = AbdadaHooks { tt: &tt, min_depth: 2, cutoff_checks: false };
+/// {
+///     let _inside = hooks.enter_node(42, 5);
+///     assert!(tt.busy(42));
+///     let _too_shallow = hooks.enter_node(43, 1);
+///     assert!(!tt.busy(43));
+/// }
+/// assert!(!tt.busy(42), "leaving is automatic");
+/// ```
+#[derive(Debug, Clone, Copy)]
+pub struct AbdadaHooks<'a> {
+    /// The shared table holding the `nproc` counters.
+    pub tt: &'a TranspositionTable,
+    /// `AbdadaMinDepth`: nodes of less remaining depth are neither entered nor asked about.
+    pub min_depth: i32,
+    /// `CutoffChecks`: Kerrigan's re-probe of a node with deferred moves.
+    pub cutoff_checks: bool,
+}
+
+impl SearchHooks for AbdadaHooks<'_> {
+    type NodeGuard<'g>
+        = Option<NodeGuard<'g>>
+    where
+        Self: 'g;
+
+    #[inline]
+    fn defer_move(&self, context: &MoveContext) -> bool {
+        if context.depth - 1 < self.min_depth {
+            return false;
+        }
+        // The child is probed exclusively with the window it would be searched with: a stored result that
+        // answers it is not deferred (retrieveAsk cuts before it looks at nproc).
+        let outcome = self.tt.probe_exclusive(
+            context.child_key,
+            context.depth - 1,
+            -context.beta,
+            -context.alpha,
+            context.ply + 1,
+            true,
+        );
+        matches!(outcome, ExclusiveProbe::OnEvaluation)
+    }
+
+    #[inline]
+    fn enter_node(&self, key: u64, depth: i32) -> Option<NodeGuard<'_>> {
+        (depth >= self.min_depth).then(|| self.tt.enter_guard(key, depth))
+    }
+
+    #[inline]
+    fn cutoff_checks(&self) -> bool {
+        self.cutoff_checks
+    }
+
+    #[inline]
+    fn two_passes(&self) -> bool {
+        true
+    }
+}

@@ -1,0 +1,525 @@
+//! The parallel algorithms, one module each, and the one table of their research knobs.
+//!
+//! - [`lazy`] — lazy SMP: every thread searches the whole root with the shared table; odd helpers one ply
+//!   deeper; the reported move is chosen by a vote weighted by depth and score.
+//! - [`ybwc`] — Young Brothers Wait: after a node's eldest son returns without a cutoff, its younger brothers
+//!   are searched in parallel by the pool's threads at a split point.
+//! - [`abdada`] — Weill's ABDADA (seed 001): every thread searches the root at the same depth; a node a thread
+//!   is inside has `nproc > 0` in the table; younger brothers whose node another thread is inside are skipped in
+//!   the first pass (the exclusive probe answers ON_EVALUATION) and searched in the second.
+//! - [`simplified_abdada`] — Kerrigan's simplified ABDADA (seed 000): the same two passes, but "being searched"
+//!   is a separate `currently_searching` table of move hashes, and only at depth ≥ DeferDepth.
+//!
+//! With one thread every algorithm runs the plain serial search (no hooks): a lone thread has no one to share
+//! work with, and Weill's exclusive probe would otherwise see the thread's own path and reorder moves.
+//!
+//! Every knob — a source text's constant or a measured departure from it — is one row of [`KNOBS`]: its UCI
+//! option name, its command-line flag, its type and range, and where it lives in [`ParallelSettings`], whose
+//! `Default` is the one place a default is written. The UCI options and the `eldest bench` / `cargo xtask
+//! bench` flags are all made from this table.
+
+pub mod abdada;
+pub mod lazy;
+pub(crate) mod pool;
+pub mod simplified_abdada;
+pub mod ybwc;
+
+use std::fmt;
+use std::str::FromStr;
+
+/// A parallel search algorithm (the UCI option `ParallelAlgorithm`).
+///
+/// ```
+/// use eldest_search::ParallelAlgorithm;
+/// assert_eq!("simplified-abdada".parse(), Ok(ParallelAlgorithm::SimplifiedAbdada));
+/// assert_eq!(ParallelAlgorithm::Ybwc.name(), "ybwc");
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum ParallelAlgorithm {
+    /// Lazy SMP, the modern baseline.
+    #[default]
+    Lazy,
+    /// Weill's ABDADA with the TT `nproc` counter.
+    Abdada,
+    /// Kerrigan's simplified ABDADA with a `currently_searching` table.
+    SimplifiedAbdada,
+    /// Young Brothers Wait: younger brothers searched in parallel after the eldest son.
+    Ybwc,
+}
+
+impl ParallelAlgorithm {
+    /// Every algorithm, in the order of the UCI combo option.
+    pub const ALL: [ParallelAlgorithm; 4] = [
+        ParallelAlgorithm::Lazy,
+        ParallelAlgorithm::Ybwc,
+        ParallelAlgorithm::Abdada,
+        ParallelAlgorithm::SimplifiedAbdada,
+    ];
+
+    /// The UCI name: `lazy`, `ybwc`, `abdada`, `simplified-abdada`.
+    ///
+    /// ```
+    /// assert_eq!(eldest_search::ParallelAlgorithm::Abdada.name(), "abdada");
+    /// ```
+    pub const fn name(self) -> &'static str {
+        match self {
+            ParallelAlgorithm::Lazy => "lazy",
+            ParallelAlgorithm::Abdada => "abdada",
+            ParallelAlgorithm::SimplifiedAbdada => "simplified-abdada",
+            ParallelAlgorithm::Ybwc => "ybwc",
+        }
+    }
+
+    /// Whether every thread runs its own iterative deepening from the root (lazy SMP and both ABDADAs), as
+    /// opposed to YBWC's one iterative deepening whose younger brothers the other threads search.
+    pub const fn every_thread_searches_the_root(self) -> bool {
+        !matches!(self, ParallelAlgorithm::Ybwc)
+    }
+}
+
+impl fmt::Display for ParallelAlgorithm {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// An unknown algorithm name.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ParseAlgorithmError(pub String);
+
+impl fmt::Display for ParseAlgorithmError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let names: Vec<&str> = ParallelAlgorithm::ALL.iter().map(|a| a.name()).collect();
+        write!(
+            f,
+            "unknown parallel algorithm {:?}; expected one of {}",
+            self.0,
+            names.join(", ")
+        )
+    }
+}
+
+impl std::error::Error for ParseAlgorithmError {}
+
+impl FromStr for ParallelAlgorithm {
+    type Err = ParseAlgorithmError;
+
+    fn from_str(s: &str) -> Result<ParallelAlgorithm, ParseAlgorithmError> {
+        ParallelAlgorithm::ALL
+            .into_iter()
+            .find(|a| a.name().eq_ignore_ascii_case(s.trim()))
+            .ok_or_else(|| ParseAlgorithmError(s.to_string()))
+    }
+}
+
+pub use simplified_abdada::CsTableKind;
+
+/// The algorithm and its research knobs. `Default` holds every knob's default (the only place it is written);
+/// [`KNOBS`] says how each is named, typed and bounded.
+///
+/// ```
+/// use eldest_search::{ParallelAlgorithm, ParallelSettings};
+/// let mut settings = ParallelSettings::default();
+/// settings.set_knob("MinSplitDepth", "5").unwrap();
+/// assert_eq!(settings.min_split_depth, 5);
+/// assert!(settings.set_knob("MinSplitDepth", "0").is_err());
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ParallelSettings {
+    /// Which algorithm runs the threads.
+    pub algorithm: ParallelAlgorithm,
+    /// Simplified ABDADA: the shallowest remaining depth at which moves are marked and deferred (note 1).
+    pub defer_depth: i32,
+    /// Simplified ABDADA: rows of the `currently_searching` table (a power of two).
+    pub cs_rows: usize,
+    /// Simplified ABDADA: ways (slots) per row (note 2).
+    pub cs_ways: usize,
+    /// Simplified ABDADA: which structure holds the `currently_searching` marks.
+    pub cs_table: CsTableKind,
+    /// YBWC: the shallowest remaining depth at which a node's younger brothers are searched in parallel.
+    pub min_split_depth: i32,
+    /// YBWC: split only while some thread of the pool is idle (Stockfish 6 and Crafty split only for an idle
+    /// thread); when false every node of `min_split_depth` splits, as in Feldmann's YBWC.
+    pub split_only_when_idle: bool,
+    /// Classic ABDADA: the shallowest remaining depth at which a thread enters a node's `nproc` count (and
+    /// younger brothers are probed exclusively). Weill enters every node (1).
+    pub abdada_min_depth: i32,
+    /// Both ABDADAs: Kerrigan's cutoff checks — from depth 4, in a node that has deferred moves, re-probe the
+    /// node's own table entry before each move and return on a cutoff another thread stored.
+    pub cutoff_checks: bool,
+    /// Both ABDADAs: a thread that is still searching an iteration another thread has completed abandons it and
+    /// starts the next one.
+    pub skip_completed_iterations: bool,
+    /// Lazy SMP: choose the reported move by a vote of the threads weighted by depth and score (Stockfish);
+    /// when false, the deepest completed iteration wins.
+    pub lazy_vote: bool,
+}
+
+impl Default for ParallelSettings {
+    fn default() -> ParallelSettings {
+        ParallelSettings {
+            algorithm: ParallelAlgorithm::Lazy,
+            defer_depth: 3,
+            cs_rows: 32_768,
+            cs_ways: 4,
+            cs_table: CsTableKind::Array,
+            min_split_depth: 7,
+            split_only_when_idle: true,
+            abdada_min_depth: 1,
+            cutoff_checks: false,
+            skip_completed_iterations: true,
+            lazy_vote: true,
+        }
+    }
+}
+
+/// The type and range of a knob.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum KnobKind {
+    /// An integer in `min..=max` (UCI `spin`).
+    Spin {
+        /// The smallest value.
+        min: i64,
+        /// The largest value.
+        max: i64,
+    },
+    /// A boolean (UCI `check`).
+    Check,
+    /// One of a few words (UCI `combo`).
+    Combo(&'static [&'static str]),
+}
+
+/// A knob's value.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum KnobValue {
+    /// For [`KnobKind::Spin`].
+    Int(i64),
+    /// For [`KnobKind::Check`].
+    Bool(bool),
+    /// For [`KnobKind::Combo`], spelled as declared.
+    Word(&'static str),
+}
+
+impl fmt::Display for KnobValue {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            KnobValue::Int(n) => write!(f, "{n}"),
+            KnobValue::Bool(b) => write!(f, "{b}"),
+            KnobValue::Word(w) => f.write_str(w),
+        }
+    }
+}
+
+/// A value a knob refuses, or a knob that does not exist.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct KnobError(pub String);
+
+impl fmt::Display for KnobError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for KnobError {}
+
+/// One research knob of a parallel algorithm: a row of [`KNOBS`].
+#[derive(Debug, Clone, Copy)]
+pub struct Knob {
+    /// The UCI option name, e.g. `DeferDepth`.
+    pub name: &'static str,
+    /// The command-line flag of `eldest bench` and `cargo xtask bench`, without dashes, e.g. `defer-depth`.
+    pub flag: &'static str,
+    /// The algorithm it tunes.
+    pub algorithms: &'static [ParallelAlgorithm],
+    /// Type and range.
+    pub kind: KnobKind,
+    /// One line for `--help` and docs.
+    pub help: &'static str,
+    get: fn(&ParallelSettings) -> KnobValue,
+    set: fn(&mut ParallelSettings, KnobValue),
+}
+
+impl PartialEq for Knob {
+    fn eq(&self, other: &Knob) -> bool {
+        self.name == other.name
+    }
+}
+
+impl Eq for Knob {}
+
+impl Knob {
+    /// The default value (from `ParallelSettings::default()`).
+    ///
+    /// ```
+    /// use eldest_search::{KnobValue, find_knob};
+    /// assert_eq!(find_knob("DeferDepth").unwrap().default_value(), KnobValue::Int(3));
+    /// ```
+    pub fn default_value(&self) -> KnobValue {
+        (self.get)(&ParallelSettings::default())
+    }
+
+    /// The value in `settings`.
+    ///
+    /// ```
+    /// use eldest_search::{KnobValue, ParallelSettings, find_knob};
+    /// let knob = find_knob("cutoff-checks").unwrap();
+    /// assert_eq!(knob.value(&ParallelSettings::default()), knob.default_value());
+    /// ```
+    pub fn value(&self, settings: &ParallelSettings) -> KnobValue {
+        (self.get)(settings)
+    }
+
+    /// Parses and range-checks `text` (integers, `true`/`false`, or one of the words, case-insensitively).
+    ///
+    /// # Errors
+    /// A [`KnobError`] saying what the knob accepts.
+    ///
+    /// ```
+    /// use eldest_search::{KnobValue, find_knob};
+    /// let knob = find_knob("MinSplitDepth").unwrap();
+    /// assert_eq!(knob.parse("6"), Ok(KnobValue::Int(6)));
+    /// assert!(knob.parse("-1").is_err() && knob.parse("six").is_err());
+    /// ```
+    pub fn parse(&self, text: &str) -> Result<KnobValue, KnobError> {
+        let text = text.trim();
+        let refuse = |expected: String| {
+            KnobError(format!(
+                "{}: invalid value {text:?}, expected {expected}",
+                self.name
+            ))
+        };
+        match self.kind {
+            KnobKind::Spin { min, max } => match text.parse::<i64>() {
+                Ok(n) if (min..=max).contains(&n) => Ok(KnobValue::Int(n)),
+                _ => Err(refuse(format!("an integer from {min} to {max}"))),
+            },
+            KnobKind::Check => match text.to_ascii_lowercase().as_str() {
+                "true" => Ok(KnobValue::Bool(true)),
+                "false" => Ok(KnobValue::Bool(false)),
+                _ => Err(refuse("true or false".to_string())),
+            },
+            KnobKind::Combo(words) => words
+                .iter()
+                .find(|w| w.eq_ignore_ascii_case(text))
+                .map(|&w| KnobValue::Word(w))
+                .ok_or_else(|| refuse(format!("one of {}", words.join(", ")))),
+        }
+    }
+
+    /// Sets the knob in `settings` to a value [`Knob::parse`] accepted.
+    ///
+    /// ```
+    /// use eldest_search::{KnobValue, ParallelSettings, find_knob};
+    /// let mut settings = ParallelSettings::default();
+    /// find_knob("CsWays").unwrap().apply(&mut settings, KnobValue::Int(8));
+    /// assert_eq!(settings.cs_ways, 8);
+    /// ```
+    pub fn apply(&self, settings: &mut ParallelSettings, value: KnobValue) {
+        (self.set)(settings, value);
+    }
+}
+
+fn int(value: KnobValue) -> i64 {
+    match value {
+        KnobValue::Int(n) => n,
+        KnobValue::Bool(b) => i64::from(b),
+        KnobValue::Word(_) => 0,
+    }
+}
+
+fn boolean(value: KnobValue) -> bool {
+    matches!(value, KnobValue::Bool(true)) || matches!(value, KnobValue::Int(n) if n != 0)
+}
+
+/// Every knob of every algorithm: the UCI options and the bench flags are made from this table.
+pub static KNOBS: &[Knob] = &[
+    Knob {
+        name: "MinSplitDepth",
+        flag: "min-split-depth",
+        algorithms: &[ParallelAlgorithm::Ybwc],
+        kind: KnobKind::Spin { min: 1, max: 64 },
+        help: "YBWC: split nodes of at least this remaining depth",
+        get: |s| KnobValue::Int(i64::from(s.min_split_depth)),
+        set: |s, v| s.min_split_depth = int(v) as i32,
+    },
+    Knob {
+        name: "SplitOnlyWhenIdle",
+        flag: "split-only-when-idle",
+        algorithms: &[ParallelAlgorithm::Ybwc],
+        kind: KnobKind::Check,
+        help: "YBWC: split only while a pool thread is idle (false: every deep enough node splits)",
+        get: |s| KnobValue::Bool(s.split_only_when_idle),
+        set: |s, v| s.split_only_when_idle = boolean(v),
+    },
+    Knob {
+        name: "AbdadaMinDepth",
+        flag: "abdada-min-depth",
+        algorithms: &[ParallelAlgorithm::Abdada],
+        kind: KnobKind::Spin { min: 1, max: 64 },
+        help: "ABDADA: enter nproc and probe exclusively only at this remaining depth or more (Weill: 1)",
+        get: |s| KnobValue::Int(i64::from(s.abdada_min_depth)),
+        set: |s, v| s.abdada_min_depth = int(v) as i32,
+    },
+    Knob {
+        name: "DeferDepth",
+        flag: "defer-depth",
+        algorithms: &[ParallelAlgorithm::SimplifiedAbdada],
+        kind: KnobKind::Spin { min: 1, max: 64 },
+        help: "simplified ABDADA: mark and defer moves only at this remaining depth or more (Kerrigan: 3)",
+        get: |s| KnobValue::Int(i64::from(s.defer_depth)),
+        set: |s, v| s.defer_depth = int(v) as i32,
+    },
+    Knob {
+        name: "CsTableRows",
+        flag: "cs-rows",
+        algorithms: &[ParallelAlgorithm::SimplifiedAbdada],
+        kind: KnobKind::Spin { min: 1, max: 1 << 22 },
+        help: "simplified ABDADA: rows of currently_searching, rounded up to a power of two (Kerrigan: 32768)",
+        get: |s| KnobValue::Int(s.cs_rows as i64),
+        set: |s, v| s.cs_rows = int(v) as usize,
+    },
+    Knob {
+        name: "CsWays",
+        flag: "cs-ways",
+        algorithms: &[ParallelAlgorithm::SimplifiedAbdada],
+        kind: KnobKind::Spin { min: 1, max: 64 },
+        help: "simplified ABDADA: slots per row of currently_searching (Kerrigan: 4)",
+        get: |s| KnobValue::Int(s.cs_ways as i64),
+        set: |s, v| s.cs_ways = int(v) as usize,
+    },
+    Knob {
+        name: "CsTable",
+        flag: "cs-table",
+        algorithms: &[ParallelAlgorithm::SimplifiedAbdada],
+        kind: KnobKind::Combo(&["array", "dashmap"]),
+        help: "simplified ABDADA: the structure behind currently_searching",
+        get: |s| KnobValue::Word(s.cs_table.name()),
+        set: |s, v| {
+            if let KnobValue::Word(word) = v {
+                s.cs_table = word.parse().unwrap_or_default();
+            }
+        },
+    },
+    Knob {
+        name: "CutoffChecks",
+        flag: "cutoff-checks",
+        algorithms: &[ParallelAlgorithm::Abdada, ParallelAlgorithm::SimplifiedAbdada],
+        kind: KnobKind::Check,
+        help: "both ABDADAs: Kerrigan's cutoff checks (re-probe a node with deferred moves before each move)",
+        get: |s| KnobValue::Bool(s.cutoff_checks),
+        set: |s, v| s.cutoff_checks = boolean(v),
+    },
+    Knob {
+        name: "SkipCompletedIterations",
+        flag: "skip-completed-iterations",
+        algorithms: &[ParallelAlgorithm::Abdada, ParallelAlgorithm::SimplifiedAbdada],
+        kind: KnobKind::Check,
+        help: "both ABDADAs: abandon an iteration another thread has completed",
+        get: |s| KnobValue::Bool(s.skip_completed_iterations),
+        set: |s, v| s.skip_completed_iterations = boolean(v),
+    },
+    Knob {
+        name: "LazyVote",
+        flag: "lazy-vote",
+        algorithms: &[ParallelAlgorithm::Lazy],
+        kind: KnobKind::Check,
+        help: "lazy SMP: choose the move by the threads' depth-and-score vote (false: deepest thread)",
+        get: |s| KnobValue::Bool(s.lazy_vote),
+        set: |s, v| s.lazy_vote = boolean(v),
+    },
+];
+
+/// The knob whose UCI name or command-line flag is `name` (case-insensitive; leading dashes ignored).
+///
+/// ```
+/// use eldest_search::find_knob;
+/// assert_eq!(find_knob("--defer-depth").unwrap().name, "DeferDepth");
+/// assert_eq!(find_knob("mINsPLITdEPTH").unwrap().flag, "min-split-depth");
+/// assert!(find_knob("Contempt").is_none());
+/// ```
+pub fn find_knob(name: &str) -> Option<&'static Knob> {
+    let name = name.trim().trim_start_matches('-');
+    KNOBS
+        .iter()
+        .find(|k| k.name.eq_ignore_ascii_case(name) || k.flag.eq_ignore_ascii_case(name))
+}
+
+impl ParallelSettings {
+    /// Sets the knob called `name` (UCI name or flag) from text.
+    ///
+    /// # Errors
+    /// An unknown knob or a value it refuses; the settings are then unchanged.
+    ///
+    /// ```
+    /// use eldest_search::ParallelSettings;
+    /// let mut settings = ParallelSettings::default();
+    /// settings.set_knob("cs-table", "DashMap").unwrap();
+    /// assert_eq!(settings.cs_table.name(), "dashmap");
+    /// assert!(settings.set_knob("nonsense", "1").is_err());
+    /// ```
+    pub fn set_knob(&mut self, name: &str, value: &str) -> Result<(), KnobError> {
+        let knob =
+            find_knob(name).ok_or_else(|| KnobError(format!("no parallel-search knob named {name:?}")))?;
+        let value = knob.parse(value)?;
+        knob.apply(self, value);
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn algorithm_names_round_trip() {
+        for algorithm in ParallelAlgorithm::ALL {
+            assert_eq!(algorithm.name().parse::<ParallelAlgorithm>(), Ok(algorithm));
+            assert_eq!(
+                algorithm.to_string().to_uppercase().parse::<ParallelAlgorithm>(),
+                Ok(algorithm)
+            );
+        }
+        assert!("ybwc2".parse::<ParallelAlgorithm>().is_err());
+    }
+
+    #[test]
+    fn every_knob_round_trips_its_default_and_refuses_nonsense() {
+        let mut names = std::collections::HashSet::new();
+        for knob in KNOBS {
+            assert!(
+                names.insert(knob.name.to_ascii_lowercase()),
+                "{} twice",
+                knob.name
+            );
+            assert!(names.insert(knob.flag.to_string()), "{} twice", knob.flag);
+            let default = knob.default_value();
+            assert_eq!(knob.parse(&default.to_string()), Ok(default), "{}", knob.name);
+            let mut settings = ParallelSettings::default();
+            knob.apply(&mut settings, default);
+            assert_eq!(settings, ParallelSettings::default(), "{}", knob.name);
+            assert!(knob.parse("nonsense").is_err(), "{}", knob.name);
+            if let KnobKind::Spin { min, max } = knob.kind {
+                assert!((min..=max).contains(&int(default)), "{}", knob.name);
+                assert!(knob.parse(&(max + 1).to_string()).is_err());
+                assert!(knob.parse(&(min - 1).to_string()).is_err());
+            }
+        }
+    }
+
+    #[test]
+    fn a_set_knob_changes_only_its_field() {
+        let mut settings = ParallelSettings::default();
+        settings.set_knob("AbdadaMinDepth", "3").unwrap();
+        assert_eq!(
+            settings,
+            ParallelSettings {
+                abdada_min_depth: 3,
+                ..ParallelSettings::default()
+            }
+        );
+        settings.set_knob("LazyVote", "FALSE").unwrap();
+        assert!(!settings.lazy_vote);
+        assert!(settings.set_knob("LazyVote", "maybe").is_err());
+        assert!(!settings.lazy_vote, "a refused value leaves the knob unchanged");
+    }
+}

@@ -1,0 +1,135 @@
+//! The search threads: created once (when `Threads` first asks for more than one, or changes) and parked
+//! between searches, so a `go` spawns no thread and maps no stack. Every algorithm runs on them: lazy SMP and the
+//! ABDADAs start one iterative deepening per thread; YBWC runs its one iterative deepening on a pool thread and
+//! the split points hand younger brothers to the others. Parked threads sleep (rayon's idle loop), costing
+//! nothing between searches.
+
+use crate::worker::Worker;
+
+/// Stack size of search threads: the recursion is at most `MAX_PLY` deep, a few KiB per ply.
+const SEARCH_STACK_BYTES: usize = 32 << 20;
+
+/// The parked search threads.
+#[derive(Debug, Default)]
+pub(crate) struct SearchPool {
+    pool: Option<(usize, rayon::ThreadPool)>,
+}
+
+impl SearchPool {
+    /// Makes sure `threads` threads exist (rebuilding the pool only when the count changes).
+    pub(crate) fn ensure(&mut self, threads: usize) -> Result<(), rayon::ThreadPoolBuildError> {
+        if self.pool.as_ref().is_some_and(|(n, _)| *n == threads) {
+            return Ok(());
+        }
+        self.pool = None;
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .stack_size(SEARCH_STACK_BYTES)
+            .thread_name(|i| format!("eldest-search-{i}"))
+            .build()?;
+        self.pool = Some((threads, pool));
+        Ok(())
+    }
+
+    /// Runs `main` on the first worker and `helper` on each other one, each on its own pool thread, and calls
+    /// `main_done` as soon as `main` returns (to stop the helpers). Returns the main result, then the helpers'.
+    /// Without a pool (one thread) `main` runs on the calling thread.
+    pub(crate) fn run_root_threads<R: Send>(
+        &self,
+        workers: &mut [Worker],
+        main: impl FnOnce(&mut Worker) -> R + Send,
+        helper: impl Fn(&mut Worker) -> R + Sync,
+        main_done: impl FnOnce() + Send,
+    ) -> Vec<R> {
+        let (main_worker, helpers) = workers.split_first_mut().expect("at least one worker");
+        let Some((_, pool)) = self.pool.as_ref().filter(|_| !helpers.is_empty()) else {
+            let result = main(main_worker);
+            main_done();
+            return vec![result];
+        };
+        pool.install(|| {
+            let mut helper_results: Vec<Option<R>> = helpers.iter().map(|_| None).collect();
+            let mut main_result = None;
+            rayon::scope(|scope| {
+                let helper = &helper;
+                for (worker, slot) in helpers.iter_mut().zip(helper_results.iter_mut()) {
+                    scope.spawn(move |_| *slot = Some(helper(worker)));
+                }
+                main_result = Some(main(main_worker));
+                main_done();
+            });
+            main_result
+                .into_iter()
+                .chain(helper_results.into_iter().flatten())
+                .collect()
+        })
+    }
+
+    /// Runs `main` on a pool thread (YBWC: its split points then spread over the pool), or on the calling thread
+    /// without a pool.
+    pub(crate) fn run_in_pool<R: Send>(&self, main: impl FnOnce() -> R + Send) -> R {
+        match &self.pool {
+            Some((_, pool)) => pool.install(main),
+            None => main(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::atomic::{AtomicBool, Ordering};
+
+    #[test]
+    fn threads_are_made_once_and_every_worker_runs_on_its_own_thread() {
+        let mut pool = SearchPool::default();
+        pool.ensure(3).unwrap();
+        let first = pool.pool.as_ref().map(|(_, p)| p as *const rayon::ThreadPool);
+        pool.ensure(3).unwrap();
+        assert_eq!(
+            first,
+            pool.pool.as_ref().map(|(_, p)| p as *const rayon::ThreadPool)
+        );
+        let mut workers: Vec<Worker> = (0..3).map(|_| Worker::new()).collect();
+        let started = std::sync::atomic::AtomicUsize::new(0);
+        let stop = AtomicBool::new(false);
+        // The main thread waits until both helpers run: they cannot be running on its thread.
+        let results = pool.run_root_threads(
+            &mut workers,
+            |_| {
+                while started.load(Ordering::SeqCst) < 2 {
+                    std::hint::spin_loop();
+                }
+                rayon::current_thread_index()
+            },
+            |_| {
+                started.fetch_add(1, Ordering::SeqCst);
+                while !stop.load(Ordering::SeqCst) {
+                    std::hint::spin_loop();
+                }
+                rayon::current_thread_index()
+            },
+            || stop.store(true, Ordering::SeqCst),
+        );
+        let mut threads: Vec<usize> = results.into_iter().flatten().collect();
+        threads.sort_unstable();
+        threads.dedup();
+        assert_eq!(threads.len(), 3, "three workers on three pool threads");
+        pool.ensure(2).unwrap();
+        assert_eq!(pool.run_in_pool(rayon::current_num_threads), 2);
+    }
+
+    #[test]
+    fn without_a_pool_the_main_worker_runs_here() {
+        let pool = SearchPool::default();
+        let mut workers = vec![Worker::new()];
+        let here = std::thread::current().id();
+        let results = pool.run_root_threads(
+            &mut workers,
+            |_| std::thread::current().id(),
+            |_| unreachable!(),
+            || {},
+        );
+        assert_eq!(results, vec![here]);
+    }
+}

@@ -1,0 +1,379 @@
+//! Young Brothers Wait (Feldmann; Hyatt's and Stockfish 6's split points as models): one thread runs the
+//! iterative deepening; at a node of at least `MinSplitDepth` plies whose eldest son has returned without a
+//! cutoff, the younger brothers are searched in parallel at a *split point* by the pool's threads.
+//!
+//! - **When to split.** With `SplitOnlyWhenIdle` (the default) a node splits only while some pool thread is
+//!   idle, as Stockfish 6 and Crafty do: when every thread is busy, splitting would only cost. The pool counts
+//!   its working threads; a thread waiting at its own split point for the others does not count as working, so
+//!   a thread that finishes its brothers lends itself to the others' split points (the "helpful master").
+//! - **Joining.** The split point's remaining moves form one list taken from with an atomic cursor; one task per
+//!   pool thread is offered, and a thread that becomes idle later steals a task not yet started and joins.
+//! - **What a helper copies.** Each pool thread keeps its own search state (history and tables stay warm in
+//!   its cache across split points and searches); joining a split point copies only the path: the repetition
+//!   list, the killers and the static evaluations of the plies above, and the root restrictions.
+//! - **Cutoffs.** Every split point has a [`Cutoff`] flag linked to the flags of the split points opened below
+//!   it; a brother that fails high sets its split point's flag and, through the links, every flag below — so
+//!   each node checks one flag, its own innermost split point's, instead of walking the chain above it.
+
+use crate::hooks::SearchHooks;
+use crate::worker::{MoveInLoop, MoveOutcome, NodeFacts, SharedSearch, ThreadRole, ThreadStats, Worker};
+use eldest_board::Move;
+use std::sync::atomic::{AtomicBool, AtomicI32, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::Instant;
+
+/// YBWC as hooks: which nodes split, and the pool that searches their younger brothers.
+#[derive(Debug, Clone, Copy)]
+pub struct YbwcHooks<'a> {
+    /// `MinSplitDepth`.
+    pub min_split_depth: i32,
+    /// `SplitOnlyWhenIdle`.
+    pub split_only_when_idle: bool,
+    /// The threads and their states.
+    pub pool: &'a YbwcPool,
+}
+
+impl SearchHooks for YbwcHooks<'_> {
+    type NodeGuard<'g>
+        = ()
+    where
+        Self: 'g;
+
+    #[inline(always)]
+    fn enter_node(&self, _key: u64, _depth: i32) {}
+
+    #[inline]
+    fn split_pool(&self, depth: i32) -> Option<&YbwcPool> {
+        (depth >= self.min_split_depth && (!self.split_only_when_idle || self.pool.has_idle_thread()))
+            .then_some(self.pool)
+    }
+}
+
+/// YBWC's threads as split points see them: how many are working, and each pool thread's reusable search states.
+///
+/// ```
+/// use eldest_search::YbwcPool;
+/// let pool = YbwcPool::new(2);
+/// assert_eq!(pool.threads(), 2);
+/// assert!(pool.has_idle_thread(), "nobody works before a search starts");
+/// ```
+#[derive(Debug)]
+pub struct YbwcPool {
+    threads: usize,
+    /// Threads searching right now: the main thread's iterative deepening and every running task, less the
+    /// threads waiting at their own split points.
+    working: AtomicUsize,
+    /// Per pool thread, states not in use (a thread may need several: a task inside a wait inside a task).
+    states: Vec<Mutex<Vec<Worker>>>,
+}
+
+impl YbwcPool {
+    /// Bookkeeping for a pool of `threads` threads.
+    pub fn new(threads: usize) -> YbwcPool {
+        YbwcPool {
+            threads: threads.max(1),
+            working: AtomicUsize::new(0),
+            states: (0..threads.max(1)).map(|_| Mutex::new(Vec::new())).collect(),
+        }
+    }
+
+    /// The pool's thread count.
+    pub fn threads(&self) -> usize {
+        self.threads
+    }
+
+    /// Whether fewer threads work than the pool has.
+    #[inline]
+    pub fn has_idle_thread(&self) -> bool {
+        self.working.load(Ordering::Relaxed) < self.threads
+    }
+
+    /// A search starts: its main thread is the one working thread.
+    pub(crate) fn start_search(&self) {
+        self.working.store(1, Ordering::Relaxed);
+    }
+
+    /// Forgets what the states learnt (`ucinewgame`).
+    pub(crate) fn clear(&self) {
+        for states in &self.states {
+            lock(states).iter_mut().for_each(Worker::clear);
+        }
+    }
+
+    fn take_state(&self) -> (usize, Worker) {
+        let thread = rayon::current_thread_index().unwrap_or(0) % self.threads;
+        let state = lock(&self.states[thread]).pop().unwrap_or_default();
+        (thread, state)
+    }
+
+    fn return_state(&self, thread: usize, state: Worker) {
+        lock(&self.states[thread]).push(state);
+    }
+}
+
+fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// A split point's cutoff flag, linked to the flags of the split points opened below it.
+#[derive(Debug, Default)]
+pub(crate) struct Cutoff {
+    flag: AtomicBool,
+    below: Mutex<Vec<Arc<Cutoff>>>,
+}
+
+impl Cutoff {
+    /// A flag for a split point opened below `parent`'s (set at once if the parent's already is).
+    fn below(parent: Option<&Arc<Cutoff>>) -> Arc<Cutoff> {
+        let cutoff = Arc::new(Cutoff::default());
+        if let Some(parent) = parent {
+            lock(&parent.below).push(Arc::clone(&cutoff));
+            // Set after the push: either `set` saw the new link, or this load sees its flag.
+            if parent.flag.load(Ordering::SeqCst) {
+                cutoff.set();
+            }
+        }
+        cutoff
+    }
+
+    /// The work below is no longer needed: this flag and every one below it.
+    fn set(&self) {
+        self.flag.store(true, Ordering::SeqCst);
+        for below in lock(&self.below).iter() {
+            below.set();
+        }
+    }
+
+    /// Whether the work below this split point is no longer needed.
+    #[inline]
+    pub(crate) fn is_set(&self) -> bool {
+        self.flag.load(Ordering::Relaxed)
+    }
+}
+
+/// What the younger brothers of one node share while they are searched in parallel.
+struct SplitPoint {
+    /// The node's alpha, raised by any brother that beats it.
+    alpha: AtomicI32,
+    /// The best brother so far: score, move, the line below it.
+    best: Mutex<Option<(i32, Move, Vec<Move>)>>,
+    cutoff: Arc<Cutoff>,
+    /// The counters of the tasks, merged when each ends (nodes included).
+    totals: Mutex<ThreadStats>,
+    /// Brothers searched to the end.
+    searched: AtomicUsize,
+    /// The next brother to hand out.
+    next: AtomicUsize,
+}
+
+/// What a split point found.
+pub(crate) struct SplitResult {
+    /// The best brother: score, move, the line below it.
+    pub(crate) best: Option<(i32, Move, Vec<Move>)>,
+    /// Brothers searched to the end.
+    pub(crate) searched: usize,
+}
+
+impl Worker {
+    /// Searches `brothers` (the younger brothers of `node`, in order) at a split point. Each is searched with
+    /// exactly the serial loop's per-move logic; all share the split point's alpha, read before each move; a
+    /// brother that fails high sets the split point's cutoff, which every worker below it sees at its next node.
+    /// Returns the best brother and how many were searched to the end.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn split<const PV: bool, H: SearchHooks>(
+        &mut self,
+        shared: &SharedSearch<'_>,
+        hooks: &H,
+        pool: &YbwcPool,
+        node: &NodeFacts<'_>,
+        brothers: &[(Move, i32)],
+        alpha: i32,
+        best_score: i32,
+        quiets_before: usize,
+    ) -> SplitResult {
+        let point = SplitPoint {
+            alpha: AtomicI32::new(alpha),
+            best: Mutex::new(None),
+            cutoff: Cutoff::below(self.cutoff.as_ref()),
+            totals: Mutex::new(ThreadStats::default()),
+            searched: AtomicUsize::new(0),
+            next: AtomicUsize::new(0),
+        };
+        // Each brother's place in the move list, as the serial loop would have counted it.
+        let mut quiets = quiets_before;
+        let moves: Vec<MoveInLoop> = brothers
+            .iter()
+            .enumerate()
+            .map(|(index, &(mv, order))| {
+                let this = MoveInLoop {
+                    mv,
+                    order,
+                    is_deferred: false,
+                    moves_searched: 1 + index,
+                    quiets_tried: quiets,
+                };
+                quiets += usize::from(!mv.is_noisy());
+                this
+            })
+            .collect();
+        let tasks = pool.threads.min(moves.len());
+        let template: &Worker = self;
+        let waiting = Instant::now();
+        // This thread stops counting as working while it waits; the tasks it runs itself count again.
+        pool.working.fetch_sub(1, Ordering::Relaxed);
+        rayon::scope(|scope| {
+            for _ in 0..tasks {
+                let (point, moves) = (&point, &moves);
+                scope.spawn(move |_| {
+                    run_task::<PV, H>(shared, hooks, pool, template, node, point, moves, best_score)
+                });
+            }
+        });
+        pool.working.fetch_add(1, Ordering::Relaxed);
+        self.stats.split_wait_ns += waiting.elapsed().as_nanos() as u64;
+        self.stats
+            .add(&point.totals.into_inner().unwrap_or_else(|e| e.into_inner()));
+        self.stats.splits += 1;
+        self.stats.split_tasks += brothers.len() as u64;
+        if shared.abort.load(Ordering::Relaxed) || self.cutoff.as_ref().is_some_and(|c| c.is_set()) {
+            self.stopped = true;
+        }
+        SplitResult {
+            best: point.best.into_inner().unwrap_or_else(|e| e.into_inner()),
+            searched: point.searched.into_inner(),
+        }
+    }
+
+    /// A pool thread's state joins a split point opened by `master` at `ply`: it takes the path, not the rest.
+    fn join_split(&mut self, master: &Worker, ply: usize, cutoff: &Arc<Cutoff>) {
+        self.repetitions.clone_from(&master.repetitions);
+        *self.killers = *master.killers;
+        self.static_evals[..=ply].copy_from_slice(&master.static_evals[..=ply]);
+        self.root_excluded.clone_from(&master.root_excluded);
+        self.root_allowed.clone_from(&master.root_allowed);
+        self.cutoff = Some(Arc::clone(cutoff));
+        self.role = ThreadRole::SplitTask;
+        self.stoppable = master.stoppable;
+        self.iteration_depth = master.iteration_depth;
+        self.seldepth = 0;
+        self.stats = ThreadStats::default();
+        self.stopped = false;
+        self.abandoned = false;
+    }
+}
+
+/// One task of a split point: takes brothers from its list until none is left or the point is cut off.
+#[allow(clippy::too_many_arguments)]
+fn run_task<const PV: bool, H: SearchHooks>(
+    shared: &SharedSearch<'_>,
+    hooks: &H,
+    pool: &YbwcPool,
+    master: &Worker,
+    node: &NodeFacts<'_>,
+    point: &SplitPoint,
+    moves: &[MoveInLoop],
+    best_score: i32,
+) {
+    let started = Instant::now();
+    let mut state: Option<(usize, Worker)> = None;
+    let mut totals = ThreadStats::default();
+    let mut working = false;
+    loop {
+        let index = point.next.fetch_add(1, Ordering::Relaxed);
+        let Some(&this) = moves.get(index) else {
+            break;
+        };
+        let alpha_now = point.alpha.load(Ordering::Relaxed);
+        if point.cutoff.is_set() || alpha_now >= node.beta {
+            totals.aborted_tasks += 1;
+            continue;
+        }
+        if !working {
+            pool.working.fetch_add(1, Ordering::Relaxed);
+            working = true;
+        }
+        let (_, worker) = state.get_or_insert_with(|| {
+            let (thread, mut worker) = pool.take_state();
+            worker.join_split(master, node.ply, &point.cutoff);
+            (thread, worker)
+        });
+        worker.stats = ThreadStats::default();
+        worker.stopped = false;
+        let outcome = worker.search_move::<PV, H>(shared, hooks, node, this, alpha_now, best_score);
+        let stopped = worker.stopped;
+        totals.add(&worker.stats);
+        if stopped {
+            totals.aborted_tasks += 1;
+            continue;
+        }
+        let MoveOutcome::Searched(score) = outcome else {
+            continue;
+        };
+        point.searched.fetch_add(1, Ordering::Relaxed);
+        {
+            let mut best = lock(&point.best);
+            if best.as_ref().is_none_or(|(best_score, _, _)| score > *best_score) {
+                *best = Some((score, this.mv, worker.pv_line(node.ply + 1)));
+            }
+        }
+        point.alpha.fetch_max(score, Ordering::Relaxed);
+        if score >= node.beta {
+            point.cutoff.set();
+        }
+    }
+    if working {
+        pool.working.fetch_sub(1, Ordering::Relaxed);
+    }
+    if let Some((thread, mut worker)) = state {
+        worker.cutoff = None;
+        pool.return_state(thread, worker);
+    }
+    // This task's own work is its time minus its waits at split points it opened; the work of the tasks below
+    // those is already in `task_busy_ns`.
+    let own_ns = (started.elapsed().as_nanos() as u64).saturating_sub(totals.split_wait_ns);
+    totals.task_busy_ns += own_ns;
+    totals.split_wait_ns = 0;
+    lock(&point.totals).add(&totals);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_cutoff_reaches_every_split_point_below_and_only_those() {
+        let root = Cutoff::below(None);
+        let child = Cutoff::below(Some(&root));
+        let grandchild = Cutoff::below(Some(&child));
+        let sibling = Cutoff::below(Some(&root));
+        child.set();
+        assert!(child.is_set() && grandchild.is_set());
+        assert!(!root.is_set() && !sibling.is_set());
+        root.set();
+        assert!(sibling.is_set());
+        let late = Cutoff::below(Some(&root));
+        assert!(late.is_set(), "a split point opened below a cut one starts cut");
+    }
+
+    #[test]
+    fn cutoffs_race_with_new_split_points_without_loss() {
+        for _ in 0..200 {
+            let root = Cutoff::below(None);
+            let children: Vec<Arc<Cutoff>> = std::thread::scope(|scope| {
+                let opener = scope.spawn(|| (0..50).map(|_| Cutoff::below(Some(&root))).collect::<Vec<_>>());
+                root.set();
+                opener.join().unwrap()
+            });
+            assert!(children.iter().all(|c| c.is_set()));
+        }
+    }
+
+    #[test]
+    fn the_pool_counts_idle_threads() {
+        let pool = YbwcPool::new(2);
+        pool.start_search();
+        assert!(pool.has_idle_thread());
+        pool.working.fetch_add(1, Ordering::Relaxed);
+        assert!(!pool.has_idle_thread());
+    }
+}
