@@ -32,7 +32,7 @@ mod eval;
 mod hooks;
 mod limits;
 mod ordering;
-mod parallel;
+pub mod parallel;
 mod pesto;
 mod report;
 mod see;

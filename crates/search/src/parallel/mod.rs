@@ -523,3 +523,106 @@ mod tests {
         assert!(!settings.lazy_vote, "a refused value leaves the knob unchanged");
     }
 }
+
+/// The knobs as command-line flags, one `--<flag> VALUE` per row of [`KNOBS`], for any clap command
+/// (`eldest bench`, `cargo xtask bench`): `#[command(flatten)] knobs: KnobArgs`. Feature `cli`.
+#[cfg(feature = "cli")]
+pub mod cli {
+    use super::{KNOBS, Knob, KnobKind, KnobValue, ParallelSettings};
+
+    /// The knobs given on a command line, validated by the knob table.
+    ///
+    /// ```
+    /// use clap::Parser;
+    /// use eldest_search::parallel::cli::KnobArgs;
+    /// #[derive(Parser)]
+    /// struct Cli {
+    ///     #[command(flatten)]
+    ///     knobs: KnobArgs,
+    /// }
+    /// let cli = Cli::try_parse_from(["bench", "--min-split-depth", "5", "--cutoff-checks", "true"]).unwrap();
+    /// let mut settings = eldest_search::ParallelSettings::default();
+    /// cli.knobs.apply(&mut settings);
+    /// assert_eq!(settings.min_split_depth, 5);
+    /// assert_eq!(cli.knobs.to_flags(), ["--min-split-depth", "5", "--cutoff-checks", "true"]);
+    /// assert!(Cli::try_parse_from(["bench", "--min-split-depth", "0"]).is_err());
+    /// ```
+    #[derive(Debug, Clone, Default, PartialEq, Eq)]
+    pub struct KnobArgs {
+        /// The knobs set, in table order.
+        pub values: Vec<(&'static Knob, KnobValue)>,
+    }
+
+    impl KnobArgs {
+        /// Sets the given knobs in `settings`.
+        pub fn apply(&self, settings: &mut ParallelSettings) {
+            for (knob, value) in &self.values {
+                knob.apply(settings, *value);
+            }
+        }
+
+        /// The flags again, to pass them on to another command.
+        pub fn to_flags(&self) -> Vec<String> {
+            self.values
+                .iter()
+                .flat_map(|(knob, value)| [format!("--{}", knob.flag), value.to_string()])
+                .collect()
+        }
+    }
+
+    fn help(knob: &Knob) -> String {
+        let range = match knob.kind {
+            KnobKind::Spin { min, max } => format!("{min}–{max}"),
+            KnobKind::Check => "true or false".to_string(),
+            KnobKind::Combo(words) => words.join(", "),
+        };
+        format!(
+            "{} [{range}; UCI {}; default {}]",
+            knob.help,
+            knob.name,
+            knob.default_value()
+        )
+    }
+
+    impl clap::Args for KnobArgs {
+        fn augment_args(mut command: clap::Command) -> clap::Command {
+            for knob in KNOBS {
+                command = command.arg(
+                    clap::Arg::new(knob.flag)
+                        .long(knob.flag)
+                        .value_name("VALUE")
+                        .help(help(knob))
+                        .help_heading("Parallel-search knobs"),
+                );
+            }
+            command
+        }
+
+        fn augment_args_for_update(command: clap::Command) -> clap::Command {
+            KnobArgs::augment_args(command)
+        }
+    }
+
+    impl clap::FromArgMatches for KnobArgs {
+        fn from_arg_matches(matches: &clap::ArgMatches) -> Result<KnobArgs, clap::Error> {
+            let mut values = Vec::new();
+            for knob in KNOBS {
+                if let Some(text) = matches.get_one::<String>(knob.flag) {
+                    let value = knob.parse(text).map_err(|error| {
+                        clap::Error::raw(
+                            clap::error::ErrorKind::ValueValidation,
+                            format!("--{}: {error}\n", knob.flag),
+                        )
+                    })?;
+                    values.push((knob, value));
+                }
+            }
+            Ok(KnobArgs { values })
+        }
+
+        fn update_from_arg_matches(&mut self, matches: &clap::ArgMatches) -> Result<(), clap::Error> {
+            *self = KnobArgs::from_arg_matches(matches)?;
+            Ok(())
+        }
+    }
+}
