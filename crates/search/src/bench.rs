@@ -1,26 +1,62 @@
 //! `eldest bench`: a fixed-depth, single-thread search of fixed positions. Its total node count is the
 //! signature of the search — any change of search behaviour changes it — and its speed is the engine's NPS.
 //!
-//! The positions are Stockfish's published bench set (openings, middlegames, endgames, mates, stalemates and a
-//! Chess960 position): varied phases chosen by others, so the signature does not flatter our own choices.
+//! The signature's positions are Stockfish's published bench set (openings, middlegames, endgames, mates,
+//! stalemates and a Chess960 position): varied phases chosen by others, so the signature does not flatter our own
+//! choices. They are the [`BenchSet::Short`] set; two more sets measure where parallel search is meant to work
+//! (see [`BenchSet`]): [`BenchSet::Long`], middlegames that take seconds each with one thread, and
+//! [`BenchSet::Game`], consecutive positions of one game searched in order with the table and histories kept, as
+//! in a game.
+//!
+//! ```
+//! use eldest_search::bench::{BenchConfig, BenchLimit, BenchSet, run_bench_with};
+//!
+//! // The first three positions of the game set, in order, tables kept between them, to depth 5.
+//! let set: BenchSet = "game".parse()?;
+//! let positions: Vec<_> = set.positions().into_iter().take(3).collect();
+//! let config = BenchConfig { limit: BenchLimit::Depth(5), keep_tables: set.keeps_tables(), ..BenchConfig::signature(5) };
+//! let result = run_bench_with(&config, &positions, &mut |p| assert!(p.outcome.best_move.is_some()))?;
+//! assert!(result.nodes > 0);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 
 use crate::engine::{Engine, Utilisation};
 use crate::limits::{SearchControl, SearchLimits, SearchOptions};
 use crate::parallel::ParallelSettings;
 use crate::report::SearchOutcome;
 use crate::worker::ThreadStats;
-use eldest_board::Position;
+use eldest_board::{FenError, Position};
 use eldest_repetition::GameHistory;
 use eldest_tt::TableSizeError;
+use std::fmt;
+use std::str::FromStr;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-/// The default bench depth.
+/// The default bench depth: the signature's, and the short set's.
+///
+/// ```
+/// use eldest_search::bench::{BenchSet, DEFAULT_BENCH_DEPTH};
+///
+/// assert_eq!(BenchSet::Short.default_depth(), DEFAULT_BENCH_DEPTH);
+/// ```
 pub const DEFAULT_BENCH_DEPTH: u32 = 12;
-/// Transposition-table size of the bench, in MiB.
+/// Transposition-table size of the signature bench, in MiB.
+///
+/// ```
+/// use eldest_search::bench::{BENCH_HASH_MIB, BenchConfig};
+///
+/// assert_eq!(BenchConfig::signature(12).hash_mib, BENCH_HASH_MIB);
+/// ```
 pub const BENCH_HASH_MIB: usize = 16;
 
-/// The bench positions, as FEN.
+/// The signature's bench positions (the short set), as FEN.
+///
+/// ```
+/// use eldest_search::bench::BENCH_POSITIONS;
+///
+/// assert_eq!(BENCH_POSITIONS[0], eldest_board::STARTPOS_FEN);
+/// ```
 pub const BENCH_POSITIONS: [&str; 44] = [
     "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
     "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 10",
@@ -68,7 +104,272 @@ pub const BENCH_POSITIONS: [&str; 44] = [
     "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
 ];
 
+/// The long set's file: middlegames from Eldest's games, each taking seconds with one thread at its depth.
+const LONG_EPD: &str = include_str!("../bench/long.epd");
+/// The game set's file: consecutive positions of one game, one side to move.
+const GAME_EPD: &str = include_str!("../bench/game.epd");
+
+/// A named set of bench positions, with the depth it is meant for and whether its positions are searched as one
+/// game (table and histories kept) or each alone.
+///
+/// ```
+/// use eldest_search::bench::BenchSet;
+///
+/// assert_eq!(BenchSet::Short.positions().len(), 44);
+/// assert!(BenchSet::Long.positions().len() >= 10);
+/// assert!(BenchSet::Game.keeps_tables() && !BenchSet::Long.keeps_tables());
+/// assert_eq!("long".parse::<BenchSet>(), Ok(BenchSet::Long));
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum BenchSet {
+    /// The 44 signature positions ([`BENCH_POSITIONS`]): mostly short searches, each from a cleared table.
+    Short,
+    /// Varied middlegames (`crates/search/bench/long.epd`), each taking 5–30 s with one thread at
+    /// [`BenchSet::default_depth`] on a 2-core machine, each from a cleared table — like Kerrigan's suite.
+    Long,
+    /// Consecutive positions of one real game (`crates/search/bench/game.epd`), every other ply from move 10,
+    /// searched in order without clearing the table or the histories between them — as Hyatt measured DTS.
+    Game,
+}
+
+impl BenchSet {
+    /// Every set, in the order of their names in messages.
+    ///
+    /// ```
+    /// use eldest_search::bench::BenchSet;
+    ///
+    /// let names: Vec<&str> = BenchSet::ALL.iter().map(|set| set.name()).collect();
+    /// assert_eq!(names, ["short", "long", "game"]);
+    /// ```
+    pub const ALL: [BenchSet; 3] = [BenchSet::Short, BenchSet::Long, BenchSet::Game];
+
+    /// The set's name, as `--set` takes it.
+    ///
+    /// ```
+    /// use eldest_search::bench::BenchSet;
+    ///
+    /// assert_eq!(BenchSet::Game.name(), "game");
+    /// assert_eq!(BenchSet::Game.to_string(), "game");
+    /// ```
+    pub fn name(self) -> &'static str {
+        match self {
+            BenchSet::Short => "short",
+            BenchSet::Long => "long",
+            BenchSet::Game => "game",
+        }
+    }
+
+    /// The set's positions as FEN, in search order.
+    ///
+    /// ```
+    /// use eldest_search::bench::{BENCH_POSITIONS, BenchSet};
+    ///
+    /// assert_eq!(BenchSet::Short.fens(), BENCH_POSITIONS);
+    /// // The game set starts at move 10 of its game, White to move.
+    /// assert!(BenchSet::Game.fens()[0].ends_with(" w KQkq - 1 10"));
+    /// ```
+    pub fn fens(self) -> Vec<&'static str> {
+        match self {
+            BenchSet::Short => BENCH_POSITIONS.to_vec(),
+            BenchSet::Long => position_lines(LONG_EPD).map(|(_, line)| line).collect(),
+            BenchSet::Game => position_lines(GAME_EPD).map(|(_, line)| line).collect(),
+        }
+    }
+
+    /// The set's positions, parsed, in search order.
+    ///
+    /// # Panics
+    /// Never: a test checks that every position of every set parses.
+    ///
+    /// ```
+    /// use eldest_search::bench::BenchSet;
+    ///
+    /// let game = BenchSet::Game.positions();
+    /// assert!(game.len() >= 24);
+    /// // One side is to move throughout: the moves one program played.
+    /// assert!(game.iter().all(|p| p.side_to_move() == game[0].side_to_move()));
+    /// ```
+    pub fn positions(self) -> Vec<Position> {
+        match self {
+            BenchSet::Short => bench_positions(),
+            BenchSet::Long => parse_positions(LONG_EPD).expect("the long set is valid FEN"),
+            BenchSet::Game => parse_positions(GAME_EPD).expect("the game set is valid FEN"),
+        }
+    }
+
+    /// The depth the set is meant for: the signature's [`DEFAULT_BENCH_DEPTH`] for the short set; for the long
+    /// set (20) the depth at which each position takes 5–30 s with one thread and 64 MiB on the project's 2-core
+    /// machine; for the game set (19) the depth at which the whole game takes about 90 s so.
+    ///
+    /// ```
+    /// use eldest_search::bench::{BenchSet, DEFAULT_BENCH_DEPTH};
+    ///
+    /// assert_eq!(BenchSet::Short.default_depth(), DEFAULT_BENCH_DEPTH);
+    /// assert!(BenchSet::Long.default_depth() > BenchSet::Short.default_depth());
+    /// ```
+    pub fn default_depth(self) -> u32 {
+        match self {
+            BenchSet::Short => DEFAULT_BENCH_DEPTH,
+            BenchSet::Long => LONG_DEPTH,
+            BenchSet::Game => GAME_DEPTH,
+        }
+    }
+
+    /// Whether the table and the histories are kept from one position to the next ([`BenchConfig::keep_tables`]):
+    /// only for the game set, whose positions follow each other in one game.
+    ///
+    /// ```
+    /// use eldest_search::bench::BenchSet;
+    ///
+    /// assert_eq!(BenchSet::ALL.map(BenchSet::keeps_tables), [false, false, true]);
+    /// ```
+    pub fn keeps_tables(self) -> bool {
+        self == BenchSet::Game
+    }
+}
+
+/// The long set's depth: each position 5–30 s with one thread and 64 MiB on the 2-core machine.
+const LONG_DEPTH: u32 = 20;
+/// The game set's depth: the game's positions in order take about 90 s with one thread and 64 MiB.
+const GAME_DEPTH: u32 = 19;
+
+impl fmt::Display for BenchSet {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for BenchSet {
+    type Err = ParseBenchSetError;
+
+    /// Parses a set name (`short`, `long` or `game`; case-insensitive).
+    fn from_str(text: &str) -> Result<BenchSet, ParseBenchSetError> {
+        BenchSet::ALL
+            .into_iter()
+            .find(|set| set.name().eq_ignore_ascii_case(text.trim()))
+            .ok_or_else(|| ParseBenchSetError {
+                name: text.to_string(),
+            })
+    }
+}
+
+/// A name that is not a bench set; its message lists the names.
+///
+/// ```
+/// use eldest_search::bench::BenchSet;
+///
+/// let error = "medium".parse::<BenchSet>().unwrap_err();
+/// assert_eq!(error.to_string(), "unknown bench set 'medium': expected short, long or game");
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ParseBenchSetError {
+    /// The name given.
+    pub name: String,
+}
+
+impl fmt::Display for ParseBenchSetError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "unknown bench set '{}': expected short, long or game",
+            self.name
+        )
+    }
+}
+
+impl std::error::Error for ParseBenchSetError {}
+
+/// Why a position list was rejected ([`parse_positions`]).
+///
+/// ```
+/// use eldest_search::bench::{PositionListError, parse_positions};
+///
+/// let error = parse_positions("# nothing\n").unwrap_err();
+/// assert_eq!(error, PositionListError::Empty);
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PositionListError {
+    /// A line is neither FEN nor EPD.
+    Line {
+        /// Its number, from 1.
+        number: usize,
+        /// The line, trimmed.
+        text: String,
+        /// Why the FEN parser rejected it.
+        error: FenError,
+    },
+    /// The list holds no position.
+    Empty,
+}
+
+impl fmt::Display for PositionListError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PositionListError::Line { number, text, error } => write!(f, "line {number}: {error}: {text}"),
+            PositionListError::Empty => f.write_str("holds no position"),
+        }
+    }
+}
+
+impl std::error::Error for PositionListError {}
+
+/// The position lines of a list with their line numbers (from 1): blank lines and `#` comments skipped.
+fn position_lines(text: &str) -> impl Iterator<Item = (usize, &str)> {
+    text.lines()
+        .enumerate()
+        .map(|(index, line)| (index + 1, line.trim()))
+        .filter(|(_, line)| !line.is_empty() && !line.starts_with('#'))
+}
+
+/// Parses a position list — the format of `--positions` files and of the built-in sets: one FEN or EPD a line,
+/// blank lines and lines starting with `#` skipped.
+///
+/// # Errors
+/// The first line that is neither FEN nor EPD (with the FEN parser's reason), or a list without a position.
+///
+/// ```
+/// use eldest_search::bench::parse_positions;
+///
+/// let text = "# two positions\n\
+///             r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - bm e2a6;\n\
+///             \n\
+///             8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 11\n";
+/// assert_eq!(parse_positions(text)?.len(), 2);
+/// let bad = parse_positions("8/8/8/8/8/8/8/8 w - - 0 1").unwrap_err();
+/// assert!(bad.to_string().starts_with("line 1: "));
+/// # Ok::<(), eldest_search::bench::PositionListError>(())
+/// ```
+pub fn parse_positions(text: &str) -> Result<Vec<Position>, PositionListError> {
+    let mut positions = Vec::new();
+    for (number, line) in position_lines(text) {
+        let position = Position::from_fen(line)
+            .or_else(|fen_error| {
+                Position::from_epd(line)
+                    .map(|epd| epd.position)
+                    .map_err(|_| fen_error)
+            })
+            .map_err(|error| PositionListError::Line {
+                number,
+                text: line.to_string(),
+                error,
+            })?;
+        positions.push(position);
+    }
+    if positions.is_empty() {
+        return Err(PositionListError::Empty);
+    }
+    Ok(positions)
+}
+
 /// How far each bench position is searched.
+///
+/// ```
+/// use eldest_search::bench::{BenchConfig, BenchLimit};
+/// use std::time::Duration;
+///
+/// let fixed_time = BenchConfig { limit: BenchLimit::MoveTime(Duration::from_millis(70)), ..BenchConfig::signature(1) };
+/// assert_ne!(fixed_time.limit, BenchLimit::Depth(1));
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum BenchLimit {
     /// To a fixed depth (time to depth is what parallel search should shorten).
@@ -77,7 +378,15 @@ pub enum BenchLimit {
     MoveTime(Duration),
 }
 
-/// One bench configuration: the limit, the threads and their algorithm, the table size.
+/// One bench configuration: the limit, the threads and their algorithm, the table size, and whether the
+/// positions are searched each alone or in order as one game.
+///
+/// ```
+/// use eldest_search::bench::{BenchConfig, BenchLimit};
+///
+/// let signature = BenchConfig::signature(12);
+/// assert_eq!((signature.limit, signature.threads, signature.keep_tables), (BenchLimit::Depth(12), 1, false));
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct BenchConfig {
     /// How far each position is searched.
@@ -88,21 +397,44 @@ pub struct BenchConfig {
     pub hash_mib: usize,
     /// The parallel algorithm and its knobs.
     pub parallel: ParallelSettings,
+    /// Keep the transposition table and the histories from one position to the next, as in a game (the positions
+    /// must then follow each other); `false` clears them before each position, so every position's time stands
+    /// alone. They are cleared before the first position either way.
+    pub keep_tables: bool,
 }
 
 impl BenchConfig {
-    /// The signature configuration: `depth`, one thread, [`BENCH_HASH_MIB`].
+    /// The signature configuration: `depth`, one thread, [`BENCH_HASH_MIB`], tables cleared before each
+    /// position.
+    ///
+    /// ```
+    /// use eldest_search::bench::{BENCH_HASH_MIB, BenchConfig};
+    ///
+    /// assert_eq!(BenchConfig::signature(0).hash_mib, BENCH_HASH_MIB);
+    /// ```
     pub fn signature(depth: u32) -> BenchConfig {
         BenchConfig {
             limit: BenchLimit::Depth(depth.max(1)),
             threads: 1,
             hash_mib: BENCH_HASH_MIB,
             parallel: ParallelSettings::default(),
+            keep_tables: false,
         }
     }
 }
 
-/// What one bench position gave.
+/// What one bench position gave: [`run_bench_with`] passes one to its callback after each search.
+///
+/// ```
+/// use eldest_search::bench::{BenchConfig, bench_positions, run_bench_with};
+///
+/// let positions = &bench_positions()[..2];
+/// run_bench_with(&BenchConfig::signature(3), positions, &mut |p| {
+///     assert_eq!(p.position, &positions[p.index]);
+///     assert_eq!(p.outcome.nodes, p.stats.nodes);
+/// })?;
+/// # Ok::<(), eldest_tt::TableSizeError>(())
+/// ```
 #[derive(Debug, Clone)]
 pub struct BenchPosition<'a> {
     /// Index in the position list.
@@ -120,6 +452,13 @@ pub struct BenchPosition<'a> {
 }
 
 /// The totals of a bench run.
+///
+/// ```
+/// use eldest_search::bench::run_bench;
+///
+/// let result = run_bench(2, &mut |_, _, _| {});
+/// assert!(result.nodes > 0 && result.nps > 0);
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct BenchResult {
     /// Nodes searched over all positions: the signature.
@@ -135,6 +474,18 @@ pub struct BenchResult {
 ///
 /// # Panics
 /// Never for the built-in positions (they are valid FEN, checked by a test) and the 16 MiB table.
+///
+/// ```
+/// use eldest_search::bench::{BENCH_POSITIONS, run_bench};
+///
+/// let mut seen = 0;
+/// let result = run_bench(2, &mut |index, fen, _| {
+///     assert_eq!(fen, BENCH_POSITIONS[index]);
+///     seen += 1;
+/// });
+/// assert_eq!(seen, BENCH_POSITIONS.len());
+/// assert_eq!(result.nodes, run_bench(2, &mut |_, _, _| {}).nodes, "the signature is deterministic");
+/// ```
 pub fn run_bench(depth: u32, on_position: &mut dyn FnMut(usize, &str, &SearchOutcome)) -> BenchResult {
     let positions = bench_positions();
     run_bench_with(&BenchConfig::signature(depth), &positions, &mut |result| {
@@ -147,6 +498,12 @@ pub fn run_bench(depth: u32, on_position: &mut dyn FnMut(usize, &str, &SearchOut
 ///
 /// # Panics
 /// Never: a test checks that every built-in FEN parses.
+///
+/// ```
+/// use eldest_search::bench::{BenchSet, bench_positions};
+///
+/// assert_eq!(bench_positions(), BenchSet::Short.positions());
+/// ```
 pub fn bench_positions() -> Vec<Position> {
     BENCH_POSITIONS
         .iter()
@@ -154,12 +511,27 @@ pub fn bench_positions() -> Vec<Position> {
         .collect()
 }
 
-/// Runs `config` over `positions`, each from a cleared table and cleared histories (so every position's time
-/// stands alone), and calls `on_position` after each. Before the first position one depth-1 search starts
-/// whatever threads the algorithm keeps (the YBWC pool), so no position pays for that.
+/// Runs `config` over `positions` in order and calls `on_position` after each. Each position starts from a
+/// cleared table and cleared histories (so its time stands alone), unless [`BenchConfig::keep_tables`] is set:
+/// then they are cleared once, before the first position, and one engine searches the positions in order as in
+/// a game. Before the first position one depth-1 search starts whatever threads the algorithm keeps (the YBWC
+/// pool), so no position pays for that.
 ///
 /// # Errors
 /// When the table cannot be allocated.
+///
+/// ```
+/// use eldest_search::ParallelAlgorithm;
+/// use eldest_search::bench::{BenchConfig, BenchSet, run_bench_with};
+///
+/// // Two threads of YBWC over the first positions of the game set, in order, the table kept between them.
+/// let mut config = BenchConfig { threads: 2, keep_tables: true, ..BenchConfig::signature(5) };
+/// config.parallel.algorithm = ParallelAlgorithm::Ybwc;
+/// let positions = &BenchSet::Game.positions()[..3];
+/// let result = run_bench_with(&config, positions, &mut |p| assert_eq!(p.utilisation.threads, 2))?;
+/// assert!(result.nodes > 0);
+/// # Ok::<(), eldest_tt::TableSizeError>(())
+/// ```
 pub fn run_bench_with(
     config: &BenchConfig,
     positions: &[Position],
@@ -209,7 +581,9 @@ pub fn run_bench_with(
     let mut time = Duration::ZERO;
     for (index, position) in positions.iter().enumerate() {
         let game = history(position);
-        engine.new_game();
+        if index == 0 || !config.keep_tables {
+            engine.new_game();
+        }
         control.reset(false);
         let start = Instant::now();
         let outcome = engine.search(position, game, &limits, &options, &control, &mut |_| {});
@@ -243,6 +617,132 @@ mod tests {
     }
 
     #[test]
+    fn every_set_parses_and_has_its_shape() {
+        assert_eq!(BenchSet::Short.positions().len(), BENCH_POSITIONS.len());
+        let long = BenchSet::Long.positions();
+        assert!(long.len() >= 10, "{}", long.len());
+        let to_move = |color| long.iter().filter(|p| p.side_to_move() == color).count();
+        assert!(to_move(eldest_board::Color::White) >= 4 && to_move(eldest_board::Color::Black) >= 4);
+        // Middlegames: queens on, no more than a few pieces traded, each with moves to search.
+        for position in &long {
+            let pieces =
+                position.occupied().popcount() - position.pieces(eldest_board::PieceKind::Pawn).popcount();
+            assert!(pieces >= 10, "{position}");
+            assert!(!position.legal_moves().is_empty(), "{position}");
+            assert!(position.fullmove_number() > 12, "{position}");
+        }
+        assert!(BenchSet::Game.positions().len() >= 24);
+        for set in BenchSet::ALL {
+            assert_eq!(set.fens().len(), set.positions().len(), "{set}");
+            assert_eq!(set.name().parse::<BenchSet>(), Ok(set));
+            assert_eq!(set.name().to_uppercase().parse::<BenchSet>(), Ok(set));
+        }
+        assert!(
+            "medium"
+                .parse::<BenchSet>()
+                .unwrap_err()
+                .to_string()
+                .contains("short, long or game")
+        );
+    }
+
+    /// The main line of a PGN movetext as SAN: tags, comments, move numbers and the result dropped.
+    fn san_moves(pgn: &str) -> Vec<String> {
+        let mut movetext: String = pgn
+            .lines()
+            .filter(|line| !line.starts_with('['))
+            .collect::<Vec<_>>()
+            .join(" ");
+        while let Some(start) = movetext.find('{') {
+            let end = start + movetext[start..].find('}').expect("a closed comment");
+            movetext.replace_range(start..=end, " ");
+        }
+        movetext
+            .split_whitespace()
+            .filter(|word| !matches!(*word, "1-0" | "0-1" | "1/2-1/2" | "*"))
+            .map(|word| word.trim_start_matches(|c: char| c.is_ascii_digit() || c == '.'))
+            .filter(|san| !san.is_empty())
+            .map(str::to_string)
+            .collect()
+    }
+
+    #[test]
+    fn the_game_set_is_consecutive_positions_of_its_game() {
+        let sans = san_moves(include_str!("../bench/game.pgn"));
+        assert_eq!(sans.len(), 268, "the game's PlyCount");
+        let mut position = Position::startpos();
+        let mut game = vec![position.to_fen()];
+        for san in &sans {
+            let mv = position.parse_san(san).unwrap_or_else(|e| panic!("{san}: {e}"));
+            position.play(mv);
+            game.push(position.to_fen());
+        }
+        assert!(
+            position.legal_moves().is_empty() && position.in_check(),
+            "the game ends in mate"
+        );
+        let set = BenchSet::Game.fens();
+        let first = game
+            .iter()
+            .position(|fen| fen == set[0])
+            .expect("the first position is one of the game's");
+        // Every other ply: the positions where the same side was to move, one after another.
+        let expected: Vec<&str> = game[first..]
+            .iter()
+            .step_by(2)
+            .take(set.len())
+            .map(String::as_str)
+            .collect();
+        assert_eq!(set, expected);
+        let first = Position::from_fen(set[0]).unwrap();
+        assert_eq!(
+            (first.fullmove_number(), first.side_to_move()),
+            (10, eldest_board::Color::White)
+        );
+    }
+
+    #[test]
+    fn kept_tables_carry_what_the_previous_search_learnt() {
+        // The same position twice: with the table kept, the second search starts from the first one's results
+        // and needs fewer nodes; cleared, it repeats the first search exactly.
+        let position = BenchSet::Game.positions()[0];
+        let positions = [position, position];
+        let nodes = |keep_tables| {
+            let config = BenchConfig {
+                keep_tables,
+                hash_mib: 8,
+                ..BenchConfig::signature(8)
+            };
+            let mut nodes = Vec::new();
+            run_bench_with(&config, &positions, &mut |p| nodes.push(p.outcome.nodes)).unwrap();
+            nodes
+        };
+        let cleared = nodes(false);
+        assert_eq!(cleared[0], cleared[1]);
+        let kept = nodes(true);
+        assert_eq!(
+            kept[0], cleared[0],
+            "the first position starts from a cleared table either way"
+        );
+        assert!(kept[1] < kept[0], "{kept:?}");
+    }
+
+    #[test]
+    fn position_lists_report_the_bad_line() {
+        let text = "# comment\n\n8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 11\nnot a fen\n";
+        match parse_positions(text) {
+            Err(PositionListError::Line { number, text, .. }) => {
+                assert_eq!((number, text.as_str()), (4, "not a fen"))
+            }
+            other => panic!("{other:?}"),
+        }
+        assert_eq!(
+            parse_positions("\n# only comments\n"),
+            Err(PositionListError::Empty)
+        );
+    }
+
+    #[test]
     fn bench_is_deterministic() {
         let first = run_bench(4, &mut |_, _, _| {});
         let second = run_bench(4, &mut |_, _, _| {});
@@ -263,6 +763,7 @@ mod tests {
                     min_split_depth: 2,
                     ..ParallelSettings::default()
                 },
+                keep_tables: false,
             };
             let mut seen = 0;
             let result = run_bench_with(&config, &positions, &mut |p| {
