@@ -1,11 +1,12 @@
 //! `eldest bench`: the single-thread signature by default; with flags, any thread count, algorithm, table size,
-//! limit and position file, and one JSON object per position for `cargo xtask bench`. Timings are taken inside
-//! the process around each search, so process start-up and table allocation never count.
+//! limit, built-in set (`--set short|long|game`) or position file, and one JSON object per position for
+//! `cargo xtask bench`. Timings are taken inside the process around each search, so process start-up and table
+//! allocation never count.
 
 use eldest_board::Position;
 use eldest_search::ParallelAlgorithm;
 use eldest_search::bench::{
-    BENCH_HASH_MIB, BenchConfig, BenchLimit, BenchPosition, bench_positions, run_bench_with,
+    BENCH_HASH_MIB, BenchConfig, BenchLimit, BenchPosition, BenchSet, parse_positions, run_bench_with,
 };
 use eldest_uci::{MAX_DEPTH, MAX_THREADS, format_bestmove, format_score};
 use std::io::Write;
@@ -16,7 +17,7 @@ use std::time::Duration;
 /// Options of `eldest bench`.
 #[derive(clap::Args, Debug)]
 pub struct BenchArgs {
-    /// Search depth in plies (default 12); ignored with --movetime.
+    /// Search depth in plies (default 12, or the --set's depth); ignored with --movetime.
     #[arg(value_parser = clap::value_parser!(u32).range(1..=MAX_DEPTH as i64))]
     depth: Option<u32>,
     /// Search threads.
@@ -34,6 +35,15 @@ pub struct BenchArgs {
     /// Positions to search, one FEN or EPD per line (`#` starts a comment); default the built-in 44.
     #[arg(long)]
     positions: Option<PathBuf>,
+    /// A built-in position set: short (the 44 signature positions, depth 12), long (middlegames of 5-30 s each
+    /// at one thread, depth 20) or game (consecutive positions of one game, searched in order with the table
+    /// and histories kept, depth 19).
+    #[arg(long, conflicts_with = "positions")]
+    set: Option<BenchSet>,
+    /// Keep the table and histories between the positions of a --positions file (they follow each other in a
+    /// game) instead of clearing them before each.
+    #[arg(long, requires = "positions")]
+    keep_tables: bool,
     /// Simplified ABDADA's DeferDepth.
     #[arg(long, value_parser = clap::value_parser!(i32).range(1..=64))]
     defer_depth: Option<i32>,
@@ -64,7 +74,7 @@ pub fn run(args: &BenchArgs) -> ExitCode {
                 return ExitCode::from(2);
             }
         },
-        None => bench_positions(),
+        None => args.set.unwrap_or(BenchSet::Short).positions(),
     };
     let config = config(args);
     let count = positions.len();
@@ -97,8 +107,13 @@ pub fn run(args: &BenchArgs) -> ExitCode {
         BenchLimit::Depth(depth) => format!("depth {depth}"),
         BenchLimit::MoveTime(time) => format!("movetime {} ms", time.as_millis()),
     };
+    let tables = if config.keep_tables {
+        ", tables kept between positions"
+    } else {
+        ""
+    };
     eprintln!(
-        "{limit}, {count} positions, {} threads ({}), {:.3} s",
+        "{limit}, {count} positions, {} threads ({}){tables}, {:.3} s",
         config.threads,
         config.parallel.algorithm,
         result.time.as_secs_f64()
@@ -115,7 +130,9 @@ pub fn run(args: &BenchArgs) -> ExitCode {
 }
 
 fn config(args: &BenchArgs) -> BenchConfig {
-    let mut config = BenchConfig::signature(args.depth.unwrap_or(eldest_search::bench::DEFAULT_BENCH_DEPTH));
+    let set = args.set.unwrap_or(BenchSet::Short);
+    let mut config = BenchConfig::signature(args.depth.unwrap_or(set.default_depth()));
+    config.keep_tables = args.keep_tables || set.keeps_tables();
     if let Some(ms) = args.movetime {
         config.limit = BenchLimit::MoveTime(Duration::from_millis(ms));
     }
@@ -135,25 +152,7 @@ fn config(args: &BenchArgs) -> BenchConfig {
 fn read_positions(path: &Path) -> Result<Vec<Position>, String> {
     let text =
         std::fs::read_to_string(path).map_err(|error| format!("cannot read {}: {error}", path.display()))?;
-    let mut positions = Vec::new();
-    for (number, line) in text.lines().enumerate() {
-        let line = line.trim();
-        if line.is_empty() || line.starts_with('#') {
-            continue;
-        }
-        let position = Position::from_fen(line)
-            .or_else(|fen_error| {
-                Position::from_epd(line)
-                    .map(|epd| epd.position)
-                    .map_err(|_| fen_error)
-            })
-            .map_err(|error| format!("{} line {}: {error}: {line}", path.display(), number + 1))?;
-        positions.push(position);
-    }
-    if positions.is_empty() {
-        return Err(format!("{} holds no position", path.display()));
-    }
-    Ok(positions)
+    parse_positions(&text).map_err(|error| format!("{} {error}", path.display()))
 }
 
 /// One position's result as a single-line JSON object (every string is a FEN or a UCI move, which hold no
@@ -189,4 +188,38 @@ fn position_json(result: &BenchPosition<'_>) -> String {
         utilisation.idle().as_micros(),
         utilisation.threads,
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::Parser;
+
+    #[derive(Parser)]
+    struct Cli {
+        #[command(flatten)]
+        bench: BenchArgs,
+    }
+
+    fn config_of(args: &[&str]) -> BenchConfig {
+        let cli = Cli::try_parse_from(std::iter::once("bench").chain(args.iter().copied())).unwrap();
+        config(&cli.bench)
+    }
+
+    #[test]
+    fn a_set_brings_its_depth_and_table_policy_unless_told_otherwise() {
+        assert_eq!(config_of(&[]), BenchConfig::signature(12), "the signature");
+        assert_eq!(config_of(&["--set", "short"]), BenchConfig::signature(12));
+        for set in [BenchSet::Long, BenchSet::Game] {
+            let config = config_of(&["--set", set.name()]);
+            assert_eq!(config.limit, BenchLimit::Depth(set.default_depth()), "{set}");
+            assert_eq!(config.keep_tables, set.keeps_tables(), "{set}");
+            assert_eq!(config_of(&["7", "--set", set.name()]).limit, BenchLimit::Depth(7));
+        }
+        let timed = config_of(&["--set", "game", "--movetime", "70"]);
+        assert_eq!(timed.limit, BenchLimit::MoveTime(Duration::from_millis(70)));
+        assert!(timed.keep_tables);
+        assert!(config_of(&["--positions", "x.epd", "--keep-tables"]).keep_tables);
+        assert!(!config_of(&["--positions", "x.epd"]).keep_tables);
+    }
 }

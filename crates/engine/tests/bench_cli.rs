@@ -129,3 +129,97 @@ fn bench_rejects_bad_flags_and_position_files() {
     }
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// The stderr lines `position i/n: …` of a bench.
+fn position_lines(output: &Output) -> Vec<String> {
+    String::from_utf8_lossy(&output.stderr)
+        .lines()
+        .filter(|l| l.starts_with("position "))
+        .map(str::to_string)
+        .collect()
+}
+
+/// The nodes of each JSON object on stdout.
+fn json_nodes(output: &Output) -> Vec<u64> {
+    String::from_utf8_lossy(&output.stdout)
+        .lines()
+        .filter(|l| l.starts_with('{'))
+        .map(|l| {
+            let nodes = l.split("\"nodes\":").nth(1).unwrap();
+            nodes[..nodes.find(',').unwrap()].parse().unwrap()
+        })
+        .collect()
+}
+
+#[test]
+fn bench_sets_search_their_own_positions() {
+    use eldest_search::bench::BenchSet;
+    // The short set is the signature's positions: the same node count as without --set.
+    assert_eq!(
+        signature(&eldest(&["bench", "3", "--set", "short"])),
+        signature(&eldest(&["bench", "3"]))
+    );
+    for set in [BenchSet::Long, BenchSet::Game] {
+        let output = eldest(&["bench", "2", "--set", set.name(), "--json"]);
+        let total = signature(&output);
+        let lines = position_lines(&output);
+        assert_eq!(lines.len(), set.fens().len(), "{set}");
+        for (line, fen) in lines.iter().zip(set.fens()) {
+            assert!(line.ends_with(fen), "{set}: {line} is not {fen}");
+        }
+        assert_eq!(json_nodes(&output).iter().sum::<u64>(), total, "{set}");
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(
+            stderr.contains("tables kept between positions"),
+            set.keeps_tables(),
+            "{set}: {stderr}"
+        );
+        assert_eq!(
+            signature(&eldest(&["bench", "2", "--set", set.name()])),
+            total,
+            "{set}"
+        );
+    }
+}
+
+#[test]
+fn keep_tables_carries_the_table_from_one_position_to_the_next() {
+    let dir = std::env::temp_dir().join(format!("eldest-bench-keep-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("twice.epd");
+    let fen = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 10";
+    std::fs::write(&file, format!("{fen}\n{fen}\n")).unwrap();
+    let path = file.to_str().unwrap();
+    let cleared = json_nodes(&eldest(&["bench", "6", "--positions", path, "--json"]));
+    assert_eq!(cleared.len(), 2);
+    assert_eq!(cleared[0], cleared[1], "each position from a cleared table");
+    let output = eldest(&["bench", "6", "--positions", path, "--keep-tables", "--json"]);
+    assert!(String::from_utf8_lossy(&output.stderr).contains("tables kept"));
+    let kept = json_nodes(&output);
+    assert_eq!(kept[0], cleared[0]);
+    assert!(
+        kept[1] < kept[0],
+        "the second search starts from the first one's table: {kept:?}"
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn bad_set_flags_are_refused_by_clap() {
+    let cases: [(&[&str], &str); 4] = [
+        (&["bench", "--set", "medium"], "expected short, long or game"),
+        (&["bench", "--set"], "a value is required"),
+        (
+            &["bench", "--set", "long", "--positions", "x.epd"],
+            "cannot be used with",
+        ),
+        (&["bench", "--keep-tables"], "--positions"),
+    ];
+    for (args, message) in cases {
+        let output = eldest(args);
+        assert_eq!(output.status.code(), Some(2), "{args:?}: {output:?}");
+        assert!(output.stdout.is_empty(), "{args:?}");
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(stderr.contains(message), "{args:?}: {stderr}");
+    }
+}
