@@ -1,6 +1,6 @@
 //! `cargo xtask bench` end to end: a tiny bench (two positions, depth 4, 1 and 2 threads) through the real
 //! engine binary, checking that every output file exists and parses, that `--compare` reads them back, and
-//! that bad options are refused with a message.
+//! that bad options are refused with a message; the built-in sets at a tiny depth or time.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -101,6 +101,14 @@ fn tiny_bench_writes_every_file_and_compare_reads_them() {
     );
     let positions_csv = std::fs::read_to_string(out.join("positions.csv")).unwrap();
     assert_eq!(positions_csv.lines().count(), 1 + 8 * 2);
+    // Both positions take well under 0.1 s at depth 4: one range, one row per configuration.
+    let buckets_csv = std::fs::read_to_string(out.join("buckets.csv")).unwrap();
+    assert_eq!(buckets_csv.lines().count(), 1 + 8, "{buckets_csv}");
+    assert!(
+        buckets_csv.lines().skip(1).all(|l| l.contains(",<0.1 s,")),
+        "{buckets_csv}"
+    );
+    assert!(stdout.contains("By 1-thread search time"), "{stdout}");
     for chart in ["speedup.svg", "nps.svg", "overhead.svg"] {
         let svg = std::fs::read_to_string(out.join(chart)).unwrap();
         assert!(
@@ -135,18 +143,27 @@ fn tiny_bench_writes_every_file_and_compare_reads_them() {
 fn bad_options_are_refused_with_a_message() {
     let dir = scratch("bench-bad");
     let missing = dir.join("missing-eldest");
-    let cases: [&[&str]; 5] = [
+    let cases: [&[&str]; 9] = [
         &["bench", "--engine", missing.to_str().unwrap()],
         &["bench", "--algorithms", "lazy,dts"],
         &["bench", "--threads", "0"],
         &["bench", "--depth", "4", "--movetime", "10"],
         &["bench", "--compare", "/nonexistent/a.json", "/nonexistent/b.json"],
+        &["bench", "--set", "medium"],
+        &["bench", "--set", "long", "--positions", "x.epd"],
+        &["bench", "--keep-tables"],
+        &["bench", "--signature", "--set", "game"],
     ];
     for args in cases {
         let output = xtask(args);
         assert!(!output.status.success(), "{args:?} must fail");
         assert!(!output.stderr.is_empty(), "{args:?} must say why");
     }
+    let unknown_set = xtask(&["bench", "--set", "medium"]);
+    assert!(
+        String::from_utf8_lossy(&unknown_set.stderr).contains("expected short, long or game"),
+        "{unknown_set:?}"
+    );
     let not_json = dir.join("not.json");
     std::fs::write(&not_json, "{}").unwrap();
     let output = xtask(&[
@@ -179,4 +196,108 @@ fn more_threads_than_cpus_needs_oversubscribe() {
         String::from_utf8_lossy(&output.stderr).contains("--oversubscribe"),
         "{output:?}"
     );
+}
+
+#[test]
+fn built_in_sets_run_in_order_with_their_table_policy() {
+    let engine = eldest();
+    let dir = scratch("bench-sets");
+    // The game set at depth 2: 36 positions in order, tables kept, broken down by 1-thread time.
+    let out = dir.join("game");
+    let output = xtask(&[
+        "bench",
+        "--engine",
+        engine.to_str().unwrap(),
+        "--set",
+        "game",
+        "--depth",
+        "2",
+        "--algorithms",
+        "lazy,ybwc",
+        "--threads",
+        "1,2",
+        "--oversubscribe",
+        "--repeat",
+        "1",
+        "--hash",
+        "8",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(output.status.success(), "{output:?}");
+    assert!(stdout.contains("game set, tables kept"), "{stdout}");
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("bench.json")).unwrap()).unwrap();
+    assert_eq!(json["settings"]["set"], "game");
+    assert_eq!(json["settings"]["keep_tables"], true);
+    assert_eq!(json["settings"]["depth"], 2);
+    let count = eldest_search::bench::BenchSet::Game.fens().len();
+    for run in json["runs"].as_array().unwrap() {
+        let positions = run["positions"].as_array().unwrap();
+        assert_eq!(positions.len(), count);
+        for (index, (position, fen)) in positions
+            .iter()
+            .zip(eldest_search::bench::BenchSet::Game.fens())
+            .enumerate()
+        {
+            assert_eq!(position["index"], index);
+            assert_eq!(position["fen"], fen);
+        }
+    }
+    for summary in json["summaries"].as_array().unwrap() {
+        let buckets = summary["time_buckets"].as_array().unwrap();
+        let in_buckets: u64 = buckets.iter().map(|b| b["positions"].as_u64().unwrap()).sum();
+        assert_eq!(in_buckets, summary["positions"].as_u64().unwrap());
+        assert!(buckets.iter().all(|b| b["speedup"].as_f64().unwrap() > 0.0));
+    }
+    let markdown = std::fs::read_to_string(out.join("summary.md")).unwrap();
+    assert!(
+        markdown.contains("By 1-thread search time") && markdown.contains("| ybwc | 2 |"),
+        "{markdown}"
+    );
+
+    // The long set at a fixed time: no time to depth, but the NPS ratio and the depth reached.
+    let out = dir.join("long");
+    let output = xtask(&[
+        "bench",
+        "--engine",
+        engine.to_str().unwrap(),
+        "--set",
+        "long",
+        "--movetime",
+        "5",
+        "--algorithms",
+        "lazy",
+        "--threads",
+        "1,2",
+        "--oversubscribe",
+        "--repeat",
+        "1",
+        "--hash",
+        "8",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(output.status.success(), "{output:?}");
+    assert!(
+        stdout.contains("NPS ×") && stdout.contains("no time to depth"),
+        "{stdout}"
+    );
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("bench.json")).unwrap()).unwrap();
+    assert_eq!(json["settings"]["set"], "long");
+    assert_eq!(json["settings"]["keep_tables"], false);
+    let two = &json["summaries"][1];
+    assert_eq!(two["threads"], 2);
+    assert_eq!(
+        two["positions"],
+        eldest_search::bench::BenchSet::Long.fens().len()
+    );
+    assert!(two["speedup"].is_null());
+    assert!(two["nps_ratio"]["median"].as_f64().unwrap() > 0.0);
+    assert!(two["depth_mean"]["median"].as_f64().unwrap() >= 1.0);
+    assert!(two["time_buckets"].as_array().unwrap().is_empty());
+    std::fs::remove_dir_all(&dir).ok();
 }

@@ -3,12 +3,69 @@
 //!
 //! Each repeat of a configuration yields one value of every figure (its positions against the medians of the
 //! baseline's repeats); the spread of those values over the repeats is the noise the verdicts use.
+//!
+//! The figures are also broken down by the 1-thread search time of the positions ([`TIME_BUCKETS`]): a
+//! parallel search has little to split in a 50 ms search and much in a 20 s one, and an average over both hides
+//! where it loses.
 
-use super::model::{ConfigSummary, PositionRun, PositionSummary, Run, Settings};
+use super::model::{ConfigSummary, PositionRun, PositionSummary, Run, Settings, TimeBucket};
 use crate::stats::summary::{Spread, geometric_mean, median, nps_efficiency, overhead, speedup};
 
 /// The algorithm name of lazy SMP, the baseline of `speedup_vs_lazy`.
 pub const LAZY: &str = "lazy";
+
+/// The ranges of 1-thread median search time, in seconds, by which the figures are broken down: label, lower
+/// bound (inclusive), upper bound (exclusive; `None` = open).
+pub const TIME_BUCKETS: [(&str, f64, Option<f64>); 5] = [
+    ("<0.1 s", 0.0, Some(0.1)),
+    ("0.1–1 s", 0.1, Some(1.0)),
+    ("1–5 s", 1.0, Some(5.0)),
+    ("5–30 s", 5.0, Some(30.0)),
+    ("≥30 s", 30.0, None),
+];
+
+/// The index in [`TIME_BUCKETS`] of a 1-thread time in seconds.
+pub fn bucket_of(seconds: f64) -> usize {
+    TIME_BUCKETS
+        .iter()
+        .position(|&(_, _, to)| to.is_none_or(|to| seconds < to))
+        .unwrap_or(TIME_BUCKETS.len() - 1)
+}
+
+/// The figures of one configuration by [`TIME_BUCKETS`], from per-position medians over repeats: for each
+/// range holding at least one of `valid` positions (by the baseline's median time), the geometric means of
+/// the speedups and node overheads and the NPS ratio over those positions.
+fn time_buckets(base: &PositionMedians, own: &PositionMedians, valid: &[usize]) -> Vec<TimeBucket> {
+    let mut buckets = Vec::new();
+    for (index, &(label, from_s, to_s)) in TIME_BUCKETS.iter().enumerate() {
+        let members: Vec<usize> = valid
+            .iter()
+            .copied()
+            .filter(|&p| bucket_of(base.time_us[p] / 1e6) == index)
+            .collect();
+        if members.is_empty() {
+            continue;
+        }
+        let ratios = |f: &dyn Fn(usize) -> Option<f64>| -> Option<f64> {
+            let values: Option<Vec<f64>> = members.iter().map(|&p| f(p)).collect();
+            values.and_then(|v| geometric_mean(&v))
+        };
+        let total = |values: &[f64]| members.iter().map(|&p| values[p]).sum::<f64>();
+        let base_nps = total(&base.nodes) / total(&base.time_us);
+        let own_nps = total(&own.nodes) / total(&own.time_us);
+        buckets.push(TimeBucket {
+            label: label.to_string(),
+            from_s,
+            to_s,
+            positions: members.len(),
+            one_thread_time_s: total(&base.time_us) / 1e6,
+            speedup: ratios(&|p| speedup(base.time_us[p], own.time_us[p])),
+            node_overhead: ratios(&|p| overhead(base.nodes[p], own.nodes[p])),
+            nps_ratio: (base_nps > 0.0 && own_nps.is_finite()).then(|| own_nps / base_nps),
+        });
+    }
+    buckets
+}
 
 /// Medians over repeats, per position, of one configuration's runs.
 struct PositionMedians {
@@ -141,6 +198,7 @@ pub fn summarise(
                     })
                     .flatten(),
                 nps_efficiency: spread(&|r| nps_efficiency(base_nps, totals(r).nps, t)),
+                nps_ratio: spread(&|r| (base_nps > 0.0).then(|| totals(r).nps / base_nps)),
                 best_move_agreement: spread(&|r| share(r, &|a, b| a.best_move == b.best_move))
                     .ok_or("empty run")?,
                 score_agreement: spread(&|r| share(r, &|a, b| a.score == b.score)).ok_or("empty run")?,
@@ -154,6 +212,17 @@ pub fn summarise(
                     .or(Some(0.0))
                 })
                 .ok_or("empty run")?,
+                depth_mean: spread(&|r| {
+                    Some(if valid.is_empty() {
+                        0.0
+                    } else {
+                        valid
+                            .iter()
+                            .map(|&p| f64::from(r.positions[p].depth))
+                            .sum::<f64>()
+                            / valid.len() as f64
+                    })
+                }),
                 deferred_moves: spread(&|r| Some(sum(r, |p| p.deferred_moves))).ok_or("empty run")?,
                 splits: spread(&|r| Some(sum(r, |p| p.splits))).ok_or("empty run")?,
                 aborted_tasks: spread(&|r| Some(sum(r, |p| p.aborted_tasks))).ok_or("empty run")?,
@@ -188,6 +257,11 @@ pub fn summarise(
                         }
                     })
                     .collect(),
+                time_buckets: if depth_mode {
+                    time_buckets(&base, &medians, &valid)
+                } else {
+                    Vec::new()
+                },
             };
             summaries.push(summary);
         }
@@ -259,6 +333,8 @@ mod tests {
             depth: Some(10),
             movetime_ms: None,
             positions: "built-in".into(),
+            set: Some("short".into()),
+            keep_tables: false,
             repeat: 2,
             hash_mib: 16,
             knobs: vec![],
@@ -389,5 +465,125 @@ mod tests {
                 .unwrap_err()
                 .contains("other positions")
         );
+    }
+
+    #[test]
+    fn time_buckets_have_inclusive_lower_bounds() {
+        let cases = [
+            (0.0, 0),
+            (0.099, 0),
+            (0.1, 1),
+            (0.999, 1),
+            (1.0, 2),
+            (4.99, 2),
+            (5.0, 3),
+            (29.9, 3),
+            (30.0, 4),
+            (1e6, 4),
+        ];
+        for (seconds, bucket) in cases {
+            assert_eq!(bucket_of(seconds), bucket, "{seconds} s");
+        }
+        assert_eq!(TIME_BUCKETS.map(|(label, _, _)| label)[bucket_of(7.0)], "5–30 s");
+    }
+
+    /// A run whose positions take `times_ms` with `nodes` (index-aligned); a zero time means no legal move.
+    fn timed_run(algorithm: &str, threads: usize, repeat: usize, times_ms: &[u64], nodes: &[u64]) -> Run {
+        let positions = times_ms
+            .iter()
+            .zip(nodes)
+            .enumerate()
+            .map(|(i, (&ms, &n))| {
+                if ms == 0 {
+                    position(i, 0, 3, "0000")
+                } else {
+                    position(i, n, ms * 1000, "e2e4")
+                }
+            })
+            .collect();
+        run(algorithm, threads, repeat, positions)
+    }
+
+    #[test]
+    fn figures_are_broken_down_by_one_thread_time() {
+        // One thread: 50 ms, 80 ms, 500 ms, 2 s, 10 s and 40 s, 1000 nodes a millisecond; one mate.
+        let base_ms = [50, 80, 500, 2_000, 10_000, 40_000, 0];
+        let base_nodes: Vec<u64> = base_ms.iter().map(|ms| ms * 1000).collect();
+        // Two threads: slower on the short searches, faster on the long ones; nodes up 50%, 40%, 20%, 10%,
+        // 10% and 5%.
+        let two_ms = [100, 80, 400, 1_000, 6_250, 20_000, 0];
+        let two_nodes = [75_000, 112_000, 600_000, 2_200_000, 11_000_000, 42_000_000, 0];
+        let runs = vec![
+            timed_run("lazy", 1, 0, &base_ms, &base_nodes),
+            timed_run("lazy", 2, 0, &two_ms, &two_nodes),
+        ];
+        let settings = Settings {
+            algorithms: vec!["lazy".into()],
+            repeat: 1,
+            ..settings()
+        };
+        let summaries = summarise(&settings, &runs, 2).unwrap();
+        let serial = &summaries[0];
+        let buckets = &summaries[1].time_buckets;
+        let labels: Vec<&str> = buckets.iter().map(|b| b.label.as_str()).collect();
+        assert_eq!(labels, ["<0.1 s", "0.1–1 s", "1–5 s", "5–30 s", "≥30 s"]);
+        assert_eq!(
+            buckets.iter().map(|b| b.positions).collect::<Vec<_>>(),
+            [2, 1, 1, 1, 1],
+            "the mate is left out"
+        );
+        let close = |a: Option<f64>, b: f64| assert!((a.unwrap() - b).abs() < 1e-9, "{a:?} vs {b}");
+        // Below 0.1 s: speedups 0.5 and 1.0, overheads 1.5 and 1.4 (geometric means).
+        close(buckets[0].speedup, 0.5f64.sqrt());
+        close(buckets[0].node_overhead, (1.5f64 * 1.4).sqrt());
+        // NPS over the range: (75 000 + 112 000) nodes / 180 ms against 130 000 nodes / 130 ms.
+        close(buckets[0].nps_ratio, (187_000.0 / 180.0) / (130_000.0 / 130.0));
+        assert!((buckets[0].one_thread_time_s - 0.13).abs() < 1e-9);
+        close(buckets[1].speedup, 1.25);
+        close(buckets[2].speedup, 2.0);
+        close(buckets[3].speedup, 1.6);
+        close(buckets[3].node_overhead, 1.1);
+        close(buckets[4].speedup, 2.0);
+        close(buckets[4].node_overhead, 1.05);
+        assert_eq!((buckets[4].from_s, buckets[4].to_s), (30.0, None));
+        // The serial row's buckets are the baseline against itself.
+        assert!(serial.time_buckets.iter().all(|b| b.speedup == Some(1.0)));
+        // The whole: NPS ratio and mean depth.
+        close(
+            summaries[1].nps_ratio.map(|s| s.median),
+            (sum_of(&two_nodes) / (sum_of(&two_ms) + 0.003))
+                / (sum_of(&base_nodes) / (sum_of(&base_ms) + 0.003)),
+        );
+        assert_eq!(summaries[1].depth_mean.unwrap().median, 10.0);
+    }
+
+    fn sum_of(values: &[u64]) -> f64 {
+        values.iter().sum::<u64>() as f64
+    }
+
+    #[test]
+    fn fixed_time_runs_have_no_time_buckets_but_an_nps_ratio_and_depths() {
+        let mut slow = timed_run("lazy", 1, 0, &[70, 70], &[100_000, 120_000]);
+        let mut fast = timed_run("lazy", 2, 0, &[70, 70], &[180_000, 200_000]);
+        for (p, depth) in slow.positions.iter_mut().zip([12, 13]) {
+            p.depth = depth;
+        }
+        for (p, depth) in fast.positions.iter_mut().zip([13, 14]) {
+            p.depth = depth;
+        }
+        let settings = Settings {
+            algorithms: vec!["lazy".into()],
+            depth: None,
+            movetime_ms: Some(70),
+            repeat: 1,
+            ..settings()
+        };
+        let summaries = summarise(&settings, &[slow, fast], 2).unwrap();
+        let two = &summaries[1];
+        assert!(two.time_buckets.is_empty() && two.speedup.is_none());
+        assert!((two.nps_ratio.unwrap().median - 380.0 / 220.0).abs() < 1e-9);
+        assert_eq!(two.depth_mean.unwrap().median, 13.5);
+        assert_eq!(two.depth_reached.median, 13.5);
+        assert_eq!(summaries[0].depth_mean.unwrap().median, 12.5);
     }
 }

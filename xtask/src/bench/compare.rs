@@ -37,9 +37,7 @@ pub fn run(old_path: &Path, new_path: &Path) -> Result<String, String> {
     }
     let mut notes = Vec::new();
     let (a, b) = (&old.settings, &new.settings);
-    if (a.depth, a.movetime_ms, &a.positions, a.hash_mib)
-        != (b.depth, b.movetime_ms, &b.positions, b.hash_mib)
-    {
+    if (a.depth, a.movetime_ms, a.source(), a.hash_mib) != (b.depth, b.movetime_ms, b.source(), b.hash_mib) {
         notes.push("warning: the two benches searched with different limits, positions or hash".to_string());
     }
     if old.machine.cpu != new.machine.cpu || old.machine.logical_cpus != new.machine.logical_cpus {

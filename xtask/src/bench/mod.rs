@@ -17,12 +17,14 @@ mod signature;
 use crate::cargo;
 use crate::report::machine::{Machine, logical_cpus};
 use eldest_search::ParallelAlgorithm;
+use eldest_search::bench::BenchSet;
 use indicatif::{ProgressBar, ProgressStyle};
 use model::{BenchReport, SCHEMA_VERSION, Settings};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-/// Default search depth: about five minutes for the default comparison on a 2-core machine.
+/// Default search depth of the short set (and of a positions file): about five minutes for the default
+/// comparison on a 2-core machine. The long and game sets have their own ([`BenchSet::default_depth`]).
 const DEFAULT_DEPTH: u32 = 16;
 /// A machine busier than this (percent of all CPUs) before a run makes its figures suspect.
 const BUSY_WARNING_PERCENT: f64 = 15.0;
@@ -31,7 +33,8 @@ const BUSY_WARNING_PERCENT: f64 = 15.0;
 #[derive(clap::Args, Debug)]
 #[command(
     after_help = "Examples:\n  cargo xtask bench\n  cargo xtask bench --threads 1,2,4,8,16 --depth 16 \
-                        --repeat 5 --out bench-16\n  target/release/xtask bench --engine target/release/eldest   \
+                        --repeat 5 --out bench-16\n  cargo xtask bench --set long --threads 1,2 --repeat 5\n  \
+                        cargo xtask bench --set game --movetime 70\n  target/release/xtask bench --engine target/release/eldest   \
                         (a machine without Rust)\n  cargo xtask bench --compare old/bench.json new/bench.json\n  \
                         cargo xtask bench --signature\n\nMetrics: docs/bench.md"
 )]
@@ -50,7 +53,8 @@ pub struct Args {
     /// Allow more threads than logical CPUs (such rows are marked `*`).
     #[arg(long)]
     oversubscribe: bool,
-    /// Search every position to this depth [default: 16].
+    /// Search every position to this depth [default: 16 for the short set and a positions file, the set's
+    /// depth for long (20) and game (19)].
     #[arg(long, conflicts_with = "movetime", value_parser = clap::value_parser!(u32).range(1..=100))]
     depth: Option<u32>,
     /// Search every position for this many milliseconds instead (no time-to-depth figures then).
@@ -59,6 +63,15 @@ pub struct Args {
     /// Positions file, one FEN or EPD a line (default: the 44 built-in bench positions).
     #[arg(long)]
     positions: Option<PathBuf>,
+    /// A built-in position set: short (the 44 signature positions), long (middlegames of 5-30 s each at one
+    /// thread) or game (consecutive positions of one game, searched in order with the table and histories
+    /// kept).
+    #[arg(long, conflicts_with = "positions")]
+    set: Option<BenchSet>,
+    /// Keep the table and histories between the positions of the --positions file (consecutive positions of a
+    /// game) instead of clearing them before each.
+    #[arg(long, requires = "positions")]
+    keep_tables: bool,
     /// Runs of every configuration (medians and spreads are over these).
     #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..=1000))]
     repeat: u32,
@@ -87,7 +100,7 @@ pub struct Args {
     #[arg(long, value_parser = ["array", "dashmap"])]
     cs_table: Option<String>,
     /// Only run `eldest bench` and check its node count against the newest `Bench:` line of git log.
-    #[arg(long, conflicts_with_all = ["compare", "depth", "movetime", "positions", "threads"])]
+    #[arg(long, conflicts_with_all = ["compare", "depth", "movetime", "positions", "set", "threads"])]
     signature: bool,
     /// Compare two bench.json files instead of measuring.
     #[arg(long, num_args = 2, value_names = ["OLD", "NEW"])]
@@ -114,7 +127,7 @@ pub fn run(args: &Args) -> Result<(), String> {
     let settings = settings(args, &engine)?;
     let count = match &args.positions {
         Some(path) => count_positions(path)?,
-        None => 44,
+        None => args.set.unwrap_or(BenchSet::Short).fens().len(),
     };
     measure(&settings, count, &args.out)
 }
@@ -178,6 +191,14 @@ fn settings(args: &Args, engine: &Path) -> Result<Settings, String> {
             .to_string(),
         None => "built-in".into(),
     };
+    let set = match (&args.positions, args.set) {
+        (Some(_), _) => None,
+        (None, set) => Some(set.unwrap_or(BenchSet::Short)),
+    };
+    let default_depth = match set {
+        Some(set) if set != BenchSet::Short => set.default_depth(),
+        _ => DEFAULT_DEPTH,
+    };
     Ok(Settings {
         algorithms,
         threads,
@@ -185,10 +206,12 @@ fn settings(args: &Args, engine: &Path) -> Result<Settings, String> {
         depth: if args.movetime.is_some() {
             None
         } else {
-            Some(args.depth.unwrap_or(DEFAULT_DEPTH))
+            Some(args.depth.unwrap_or(default_depth))
         },
         movetime_ms: args.movetime,
         positions,
+        set: set.map(|set| set.name().to_string()),
+        keep_tables: args.keep_tables || set.is_some_and(BenchSet::keeps_tables),
         repeat: args.repeat as usize,
         hash_mib: args.hash,
         knobs,
@@ -244,11 +267,12 @@ fn measure(settings: &Settings, positions: usize, out: &Path) -> Result<(), Stri
     };
     eprintln!("machine: {}", machine.summary());
     eprintln!(
-        "{} runs: {} × threads {:?} × {} repeats, {positions} positions, {limit}, {} MiB hash",
+        "{} runs: {} × threads {:?} × {} repeats, {positions} positions ({}), {limit}, {} MiB hash",
         jobs.len(),
         settings.algorithms.join(","),
         settings.threads,
         settings.repeat,
+        settings.source(),
         settings.hash_mib
     );
     let progress = ProgressBar::new((jobs.len() * positions) as u64);
@@ -270,6 +294,14 @@ fn measure(settings: &Settings, positions: usize, out: &Path) -> Result<(), Stri
             settings.repeat
         ));
         let run = runner::run(Path::new(&settings.engine), settings, *job, &progress)?;
+        if run.positions.len() != positions {
+            return Err(format!(
+                "{} searched {} positions where {positions} were expected: is it built from other sources than \
+                 this xtask (its built-in sets differ)?",
+                settings.engine,
+                run.positions.len()
+            ));
+        }
         if run.machine_busy_before_percent > BUSY_WARNING_PERCENT && !busy_warned {
             busy_warned = true;
             progress.suspend(|| {
@@ -294,14 +326,18 @@ fn measure(settings: &Settings, positions: usize, out: &Path) -> Result<(), Stri
     };
     println!("{}", report.machine.summary());
     println!(
-        "{limit}, {} positions ({} with a move), {} repeats, {} MiB hash; medians ±half-range over repeats; * = \
-         more threads than CPUs",
+        "{limit}, {} positions ({} with a move; {}), {} repeats, {} MiB hash; medians ±half-range over repeats; \
+         * = more threads than CPUs",
         positions,
         report.summaries.first().map_or(0, |s| s.positions),
+        settings.source(),
         settings.repeat,
         settings.hash_mib
     );
-    print!("{}", output::table(&report.summaries).to_text());
+    let fixed_time = settings.depth.is_none();
+    print!("{}", output::table(&report.summaries, fixed_time).to_text());
+    println!();
+    print!("{}", output::breakdown(&report.summaries, fixed_time, false));
     let files = output::write_all(out, &report)?;
     println!(
         "wrote {} in {:.0} s",

@@ -82,8 +82,15 @@ pub struct Settings {
     pub depth: Option<u32>,
     /// Fixed time per position in milliseconds, if searching for a time.
     pub movetime_ms: Option<u64>,
-    /// The positions file, or "built-in" for the 44 bench positions.
+    /// The positions file, or "built-in" for a built-in set.
     pub positions: String,
+    /// The built-in set searched (`short`, `long`, `game`), `None` for a positions file. Files written before
+    /// the sets existed have none and searched the short set when `positions` is "built-in".
+    #[serde(default)]
+    pub set: Option<String>,
+    /// The table and histories were kept from one position to the next (the game set, `--keep-tables`).
+    #[serde(default)]
+    pub keep_tables: bool,
     /// Runs per configuration.
     pub repeat: usize,
     /// Transposition-table MiB.
@@ -92,6 +99,22 @@ pub struct Settings {
     pub knobs: Vec<String>,
     /// The engine binary.
     pub engine: String,
+}
+
+impl Settings {
+    /// What was searched, in words: `short set`, `game set, tables kept`, or the file's path.
+    pub fn source(&self) -> String {
+        let what = match (&self.set, self.positions.as_str()) {
+            (Some(set), _) => format!("{set} set"),
+            (None, "built-in") => "short set".to_string(),
+            (None, path) => path.to_string(),
+        };
+        if self.keep_tables {
+            format!("{what}, tables kept")
+        } else {
+            what
+        }
+    }
 }
 
 /// The summary of one (algorithm, threads) configuration over its repeats.
@@ -121,12 +144,18 @@ pub struct ConfigSummary {
     pub node_overhead: Option<Spread>,
     /// NPS ÷ (1-thread NPS × threads), per repeat.
     pub nps_efficiency: Option<Spread>,
+    /// NPS ÷ 1-thread NPS, per repeat: what the threads buy in raw speed (the figure of `--movetime` runs).
+    #[serde(default)]
+    pub nps_ratio: Option<Spread>,
     /// Share of positions whose best move equals the 1-thread move, per repeat.
     pub best_move_agreement: Spread,
     /// Share of positions whose score equals the 1-thread score, per repeat.
     pub score_agreement: Spread,
     /// Median over positions of the depth reached, per repeat.
     pub depth_reached: Spread,
+    /// Mean over positions of the depth reached, per repeat (finer than the median with `--movetime`).
+    #[serde(default)]
+    pub depth_mean: Option<Spread>,
     /// Deferred moves summed over positions, per repeat.
     pub deferred_moves: Spread,
     /// Split points summed over positions, per repeat.
@@ -137,6 +166,31 @@ pub struct ConfigSummary {
     pub idle_fraction: Spread,
     /// The per-position figures (medians over repeats).
     pub per_position: Vec<PositionSummary>,
+    /// The figures by the 1-thread time of the positions (depth mode only; empty with `--movetime`).
+    #[serde(default)]
+    pub time_buckets: Vec<TimeBucket>,
+}
+
+/// One configuration's figures over the positions whose 1-thread search time falls in one range: where
+/// parallel search gains and where it loses.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TimeBucket {
+    /// The range, e.g. `1–5 s`.
+    pub label: String,
+    /// Lower bound of the 1-thread median time, seconds (inclusive).
+    pub from_s: f64,
+    /// Upper bound, seconds (exclusive); `None` for the last, open range.
+    pub to_s: Option<f64>,
+    /// Positions in the range (with a move to search).
+    pub positions: usize,
+    /// Their 1-thread median times summed, seconds.
+    pub one_thread_time_s: f64,
+    /// Geometric mean over the range's positions of 1-thread median time ÷ this median time.
+    pub speedup: Option<f64>,
+    /// Geometric mean over the range's positions of median nodes ÷ 1-thread median nodes.
+    pub node_overhead: Option<f64>,
+    /// The range's nodes ÷ time, over the same at one thread (medians per position).
+    pub nps_ratio: Option<f64>,
 }
 
 /// One position's figures in one configuration, medians over repeats.

@@ -1,5 +1,6 @@
-//! The bench's outputs: the terminal table, `summary.csv`, `positions.csv`, `bench.json` and the three SVG
-//! charts, all in the output folder.
+//! The bench's outputs: the terminal tables (the comparison and its breakdown by 1-thread search time),
+//! `summary.md`, `summary.csv`, `positions.csv`, `buckets.csv`, `bench.json` and the three SVG charts, all in the
+//! output folder.
 
 use super::model::{BenchReport, ConfigSummary};
 use crate::report::charts::{self, LineChart, Series};
@@ -10,11 +11,12 @@ use crate::stats::summary::Spread;
 use std::path::{Path, PathBuf};
 
 /// The files one bench writes, in the order they are written.
-pub const FILES: [&str; 7] = [
+pub const FILES: [&str; 8] = [
     "bench.json",
     "summary.md",
     "summary.csv",
     "positions.csv",
+    "buckets.csv",
     "speedup.svg",
     "nps.svg",
     "overhead.svg",
@@ -34,8 +36,9 @@ fn optional(spread: Option<&Spread>, decimals: usize) -> String {
     spread.map_or_else(|| "-".to_string(), |s| with_spread(s, decimals))
 }
 
-/// The comparison table (medians, spread over repeats as ±half-range).
-pub fn table(summaries: &[ConfigSummary]) -> Table {
+/// The comparison table (medians, spread over repeats as ±half-range). `fixed_time` (a `--movetime` bench)
+/// shows the depth reached always as mean and median.
+pub fn table(summaries: &[ConfigSummary], fixed_time: bool) -> Table {
     let mut table = Table::new([
         "algorithm",
         "threads",
@@ -45,6 +48,7 @@ pub fn table(summaries: &[ConfigSummary]) -> Table {
         "Mnodes",
         "overhead",
         "Mnps",
+        "NPS ×",
         "NPS eff",
         "same move",
         "depth",
@@ -73,9 +77,10 @@ pub fn table(summaries: &[ConfigSummary]) -> Table {
             format!("{:.1}", s.total_nodes.median / 1e6),
             optional(s.node_overhead.as_ref(), 2),
             with_spread(&scaled(&s.nps, 1e-6), 2),
+            optional(s.nps_ratio.as_ref(), 2),
             optional(s.nps_efficiency.as_ref(), 2),
             format!("{:.0}%", s.best_move_agreement.median * 100.0),
-            format!("{:.0}", s.depth_reached.median),
+            depth(s, fixed_time),
             format!("{:.0}", s.deferred_moves.median),
             format!("{:.0}", s.splits.median),
             format!("{:.0}", s.aborted_tasks.median),
@@ -83,6 +88,81 @@ pub fn table(summaries: &[ConfigSummary]) -> Table {
         ]);
     }
     table
+}
+
+/// The depth reached: the mean over positions with the median in brackets (`15.4 (15)`), medians over
+/// repeats; to a fixed depth, only the median when the mean is the same.
+fn depth(s: &ConfigSummary, fixed_time: bool) -> String {
+    let median = s.depth_reached.median;
+    match s.depth_mean {
+        Some(mean) if fixed_time || (mean.median - median).abs() >= 0.05 => {
+            format!("{:.1} ({median:.0})", mean.median)
+        }
+        _ => format!("{median:.0}"),
+    }
+}
+
+/// The title of the breakdown by 1-thread search time.
+pub const BUCKETS_TITLE: &str = "By 1-thread search time (per-position medians over repeats; geometric means over \
+                                 the positions of each range):";
+
+/// The breakdown by 1-thread search time under its title, as text or Markdown; where there is none, why.
+pub fn breakdown(summaries: &[ConfigSummary], fixed_time: bool, markdown: bool) -> String {
+    let body = match bucket_table(summaries) {
+        Some(table) if markdown => table.to_markdown(),
+        Some(table) => table.to_text(),
+        None if fixed_time => "(none: a fixed-time search has no time to depth; the NPS ratio and the depth \
+                               reached above are its figures)\n"
+            .to_string(),
+        None => "(none: only one thread count was measured)\n".to_string(),
+    };
+    if markdown {
+        format!("{BUCKETS_TITLE}\n\n{body}")
+    } else {
+        format!("{BUCKETS_TITLE}\n{body}")
+    }
+}
+
+/// The breakdown by 1-thread search time: for each range of [`super::analysis::TIME_BUCKETS`] that holds
+/// positions, one row per parallel configuration with its speedup, node overhead and NPS ratio over those
+/// positions. `None` when there is nothing to break down (fixed-time runs, or one thread only).
+pub fn bucket_table(summaries: &[ConfigSummary]) -> Option<Table> {
+    let mut table = Table::new([
+        "1-thread time",
+        "positions",
+        "1-thread s",
+        "algorithm",
+        "threads",
+        "speedup",
+        "overhead",
+        "NPS ×",
+    ]);
+    let mut any = false;
+    for (label, _, _) in super::analysis::TIME_BUCKETS {
+        for s in summaries.iter().filter(|s| !s.shared_baseline) {
+            let Some(bucket) = s.time_buckets.iter().find(|b| b.label == label) else {
+                continue;
+            };
+            any = true;
+            let threads = if s.oversubscribed {
+                format!("{}*", s.threads)
+            } else {
+                s.threads.to_string()
+            };
+            let figure = |value: Option<f64>| value.map_or_else(|| "-".to_string(), |v| format!("{v:.2}"));
+            table.push([
+                label.to_string(),
+                bucket.positions.to_string(),
+                format!("{:.1}", bucket.one_thread_time_s),
+                s.algorithm.clone(),
+                threads,
+                figure(bucket.speedup),
+                figure(bucket.node_overhead),
+                figure(bucket.nps_ratio),
+            ]);
+        }
+    }
+    any.then_some(table)
 }
 
 fn scaled(spread: &Spread, factor: f64) -> Spread {
@@ -105,6 +185,7 @@ pub fn write_all(dir: &Path, report: &BenchReport) -> Result<Vec<PathBuf>, Strin
     write_text(&path("summary.md"), &markdown(report))?;
     write_text(&path("summary.csv"), summary_csv(report).text())?;
     write_text(&path("positions.csv"), positions_csv(report).text())?;
+    write_text(&path("buckets.csv"), buckets_csv(report).text())?;
     let by_algorithm = |value: &dyn Fn(&ConfigSummary) -> Option<f64>| -> Vec<Series> {
         report
             .settings
@@ -202,15 +283,17 @@ fn markdown(report: &BenchReport) -> String {
         (None, Some(ms)) => format!("movetime {ms} ms"),
         (None, None) => String::new(),
     };
+    let fixed_time = settings.depth.is_none();
     format!(
         "Machine: {}; {}.
 
 Settings: {limit}, positions {}, {} repeats, {} MiB hash{}; medians ±half-range over repeats.
 
+{}
 {}",
         report.machine.summary(),
         report.machine.date_utc,
-        settings.positions,
+        settings.source(),
         settings.repeat,
         settings.hash_mib,
         if settings.knobs.is_empty() {
@@ -218,7 +301,8 @@ Settings: {limit}, positions {}, {} repeats, {} MiB hash{}; medians ±half-range
         } else {
             format!(", {}", settings.knobs.join(" "))
         },
-        table(&report.summaries).to_markdown()
+        table(&report.summaries, fixed_time).to_markdown(),
+        breakdown(&report.summaries, fixed_time, true)
     )
 }
 
@@ -251,9 +335,11 @@ fn summary_csv(report: &BenchReport) -> Csv {
         "nps_min",
         "nps_max",
         "nps_efficiency_median",
+        "nps_ratio_median",
         "best_move_agreement_median",
         "score_agreement_median",
         "depth_median",
+        "depth_mean_median",
         "deferred_moves_median",
         "splits_median",
         "aborted_tasks_median",
@@ -282,9 +368,11 @@ fn summary_csv(report: &BenchReport) -> Csv {
             cell(Some(s.nps.min)),
             cell(Some(s.nps.max)),
             opt(s.nps_efficiency.as_ref(), |x| x.median),
+            opt(s.nps_ratio.as_ref(), |x| x.median),
             cell(Some(s.best_move_agreement.median)),
             cell(Some(s.score_agreement.median)),
             cell(Some(s.depth_reached.median)),
+            opt(s.depth_mean.as_ref(), |x| x.median),
             cell(Some(s.deferred_moves.median)),
             cell(Some(s.splits.median)),
             cell(Some(s.aborted_tasks.median)),
@@ -323,6 +411,38 @@ fn positions_csv(report: &BenchReport) -> Csv {
                 cell(p.node_overhead),
                 p.best_move.clone(),
                 p.agrees_with_one_thread.to_string(),
+            ]);
+        }
+    }
+    csv
+}
+
+fn buckets_csv(report: &BenchReport) -> Csv {
+    let mut csv = Csv::new(&[
+        "algorithm",
+        "threads",
+        "bucket",
+        "from_s",
+        "to_s",
+        "positions",
+        "one_thread_time_s",
+        "speedup",
+        "node_overhead",
+        "nps_ratio",
+    ]);
+    for s in &report.summaries {
+        for b in &s.time_buckets {
+            csv.row(&[
+                s.algorithm.clone(),
+                s.threads.to_string(),
+                b.label.clone(),
+                cell(Some(b.from_s)),
+                cell(b.to_s),
+                b.positions.to_string(),
+                cell(Some(b.one_thread_time_s)),
+                cell(b.speedup),
+                cell(b.node_overhead),
+                cell(b.nps_ratio),
             ]);
         }
     }

@@ -40,8 +40,13 @@ pub fn run(engine: &Path, settings: &Settings, job: Job<'_>, progress: &Progress
         job.algorithm,
     ]);
     command.args(["--hash", &settings.hash_mib.to_string(), "--json"]);
-    if settings.positions != "built-in" {
+    if let Some(set) = &settings.set {
+        command.args(["--set", set]);
+    } else if settings.positions != "built-in" {
         command.args(["--positions", &settings.positions]);
+        if settings.keep_tables {
+            command.arg("--keep-tables");
+        }
     }
     command.args(&settings.knobs);
     let what = format!("{} ×{} (repeat {})", job.algorithm, job.threads, job.repeat + 1);
