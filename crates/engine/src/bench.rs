@@ -44,21 +44,9 @@ pub struct BenchArgs {
     /// game) instead of clearing them before each.
     #[arg(long, requires = "positions")]
     keep_tables: bool,
-    /// Simplified ABDADA's DeferDepth.
-    #[arg(long, value_parser = clap::value_parser!(i32).range(1..=64))]
-    defer_depth: Option<i32>,
-    /// YBWC's MinSplitDepth.
-    #[arg(long, value_parser = clap::value_parser!(i32).range(1..=64))]
-    min_split_depth: Option<i32>,
-    /// Rows of simplified ABDADA's currently_searching table.
-    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=(1 << 24)))]
-    cs_rows: Option<u64>,
-    /// Ways per row of simplified ABDADA's currently_searching table.
-    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=64))]
-    cs_ways: Option<u64>,
-    /// Simplified ABDADA's currently_searching structure: array or dashmap.
-    #[arg(long)]
-    cs_table: Option<eldest_search::CsTableKind>,
+    /// The parallel algorithms' research knobs, one flag per row of eldest-search's knob table.
+    #[command(flatten)]
+    knobs: eldest_search::parallel::cli::KnobArgs,
     /// Write one JSON object per position on stdout (before the final `<N> nodes <M> nps` line).
     #[arg(long)]
     json: bool,
@@ -140,11 +128,7 @@ fn config(args: &BenchArgs) -> BenchConfig {
     config.hash_mib = args.hash as usize;
     let parallel = &mut config.parallel;
     parallel.algorithm = args.algorithm;
-    parallel.defer_depth = args.defer_depth.unwrap_or(parallel.defer_depth);
-    parallel.min_split_depth = args.min_split_depth.unwrap_or(parallel.min_split_depth);
-    parallel.cs_rows = args.cs_rows.map_or(parallel.cs_rows, |rows| rows as usize);
-    parallel.cs_ways = args.cs_ways.map_or(parallel.cs_ways, |ways| ways as usize);
-    parallel.cs_table = args.cs_table.unwrap_or(parallel.cs_table);
+    args.knobs.apply(parallel);
     config
 }
 

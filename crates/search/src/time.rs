@@ -35,8 +35,10 @@ impl TimeManager {
             hard = Some(hard_limit);
         }
         if let Some(move_time) = limits.move_time {
+            // `go movetime` asks for exactly that long: iterations go on until the hard limit stops one (whose
+            // best move so far is kept if it beat the last completed iteration's), with no soft limit of its own.
             let fixed = move_time.saturating_sub(overhead).max(minimum);
-            soft = Some(soft.map_or(fixed, |s: Duration| s.min(fixed)));
+            soft = soft.map(|s: Duration| s.min(fixed));
             hard = Some(hard.map_or(fixed, |h: Duration| h.min(fixed)));
         }
         TimeManager { start, soft, hard }
@@ -88,8 +90,22 @@ mod tests {
             move_time: Some(Duration::from_millis(1000)),
             ..Default::default()
         });
-        assert_eq!(soft, Some(Duration::from_millis(970)));
+        assert_eq!(
+            soft, None,
+            "no iteration is skipped for fear of the clock: the time is fixed"
+        );
         assert_eq!(hard, Some(Duration::from_millis(970)));
+        let clock = Clock {
+            remaining: Duration::from_millis(10_000),
+            increment: Duration::ZERO,
+            moves_to_go: None,
+        };
+        let (soft, hard) = budget(SearchLimits {
+            move_time: Some(Duration::from_millis(5000)),
+            clock: Some(clock),
+            ..Default::default()
+        });
+        assert!(soft.unwrap() < Duration::from_millis(4970) && hard.unwrap() <= Duration::from_millis(4970));
     }
 
     #[test]

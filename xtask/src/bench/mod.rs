@@ -84,21 +84,9 @@ pub struct Args {
     /// A prebuilt eldest binary (skips `cargo build --release`).
     #[arg(long)]
     engine: Option<PathBuf>,
-    /// Simplified ABDADA's DeferDepth (engine default if absent).
-    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=64))]
-    defer_depth: Option<u32>,
-    /// YBWC's MinSplitDepth (engine default if absent).
-    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=64))]
-    min_split_depth: Option<u32>,
-    /// Rows of simplified ABDADA's currently_searching table.
-    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=(1 << 24)))]
-    cs_rows: Option<u64>,
-    /// Ways of simplified ABDADA's currently_searching table.
-    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=64))]
-    cs_ways: Option<u64>,
-    /// Simplified ABDADA's currently_searching structure: array or dashmap.
-    #[arg(long, value_parser = ["array", "dashmap"])]
-    cs_table: Option<String>,
+    /// The parallel algorithms' research knobs (engine defaults if absent), passed on to `eldest bench`.
+    #[command(flatten)]
+    knobs: eldest_search::parallel::cli::KnobArgs,
     /// Only run `eldest bench` and check its node count against the newest `Bench:` line of git log.
     #[arg(long, conflicts_with_all = ["compare", "depth", "movetime", "positions", "set", "threads"])]
     signature: bool,
@@ -173,17 +161,7 @@ fn settings(args: &Args, engine: &Path) -> Result<Settings, String> {
             algorithms.push(name);
         }
     }
-    let mut knobs = Vec::new();
-    let mut knob = |flag: &str, value: Option<String>| {
-        if let Some(value) = value {
-            knobs.extend([flag.to_string(), value]);
-        }
-    };
-    knob("--defer-depth", args.defer_depth.map(|v| v.to_string()));
-    knob("--min-split-depth", args.min_split_depth.map(|v| v.to_string()));
-    knob("--cs-rows", args.cs_rows.map(|v| v.to_string()));
-    knob("--cs-ways", args.cs_ways.map(|v| v.to_string()));
-    knob("--cs-table", args.cs_table.clone());
+    let knobs = args.knobs.to_flags();
     let positions = match &args.positions {
         Some(path) => std::fs::canonicalize(path)
             .map_err(|e| format!("cannot open {}: {e}", path.display()))?
