@@ -294,7 +294,7 @@ impl Engine {
                     split_only_when_idle: settings.split_only_when_idle,
                     pool: &self.ybwc,
                 };
-                self.ybwc.start_search();
+                self.ybwc.start_search(settings.ybwc_copy_history);
                 let plan = plan.with_hooks(&hooks);
                 let main = &mut workers[0];
                 vec![pool.run_in_pool(|| plan.iterate(main, &shared, on_iteration))]

@@ -21,6 +21,19 @@ pub struct History {
     table: Box<[[[i32; 64]; 64]; 2]>,
 }
 
+impl History {
+    /// Makes this table a copy of `other` in place (no allocation).
+    ///
+    /// ```
+    /// use eldest_search::History;
+    /// let (source, mut copy) = (History::default(), History::default());
+    /// copy.copy_from(&source);
+    /// ```
+    pub fn copy_from(&mut self, other: &History) {
+        *self.table = *other.table;
+    }
+}
+
 impl std::fmt::Debug for History {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str("History { .. }")

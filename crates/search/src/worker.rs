@@ -255,7 +255,7 @@ fn store_result(
 /// One search thread: everything that is not shared. A YBWC pool thread keeps one (or a few) of its own.
 #[derive(Clone)]
 pub struct Worker {
-    history: History,
+    pub(crate) history: History,
     pub(crate) killers: Box<[[Option<Move>; 2]; MAX_PLY + 2]>,
     pub(crate) static_evals: Box<[i32; MAX_PLY + 2]>,
     pv: PvTable,

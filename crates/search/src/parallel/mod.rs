@@ -141,6 +141,9 @@ pub struct ParallelSettings {
     /// YBWC: split only while some thread of the pool is idle (Stockfish 6 and Crafty split only for an idle
     /// thread); when false every node of `min_split_depth` splits, as in Feldmann's YBWC.
     pub split_only_when_idle: bool,
+    /// YBWC: a thread joining a split point copies the splitting thread's history (32 KB); when false it keeps
+    /// its own, learnt from the brothers it searched before.
+    pub ybwc_copy_history: bool,
     /// Classic ABDADA: the shallowest remaining depth at which a thread enters a node's `nproc` count (and
     /// younger brothers are probed exclusively). Weill enters every node (1).
     pub abdada_min_depth: i32,
@@ -165,7 +168,8 @@ impl Default for ParallelSettings {
             cs_table: CsTableKind::Array,
             min_split_depth: 7,
             split_only_when_idle: true,
-            abdada_min_depth: 1,
+            ybwc_copy_history: false,
+            abdada_min_depth: 3,
             cutoff_checks: false,
             skip_completed_iterations: true,
             lazy_vote: true,
@@ -352,6 +356,15 @@ pub static KNOBS: &[Knob] = &[
         set: |s, v| s.split_only_when_idle = boolean(v),
     },
     Knob {
+        name: "HelperHistory",
+        flag: "helper-history",
+        algorithms: &[ParallelAlgorithm::Ybwc],
+        kind: KnobKind::Combo(&["copy", "own"]),
+        help: "YBWC: a joining thread copies the splitting thread's history, or keeps its own",
+        get: |s| KnobValue::Word(if s.ybwc_copy_history { "copy" } else { "own" }),
+        set: |s, v| s.ybwc_copy_history = v == KnobValue::Word("copy"),
+    },
+    Knob {
         name: "AbdadaMinDepth",
         flag: "abdada-min-depth",
         algorithms: &[ParallelAlgorithm::Abdada],
@@ -509,11 +522,11 @@ mod tests {
     #[test]
     fn a_set_knob_changes_only_its_field() {
         let mut settings = ParallelSettings::default();
-        settings.set_knob("AbdadaMinDepth", "3").unwrap();
+        settings.set_knob("AbdadaMinDepth", "5").unwrap();
         assert_eq!(
             settings,
             ParallelSettings {
-                abdada_min_depth: 3,
+                abdada_min_depth: 5,
                 ..ParallelSettings::default()
             }
         );

@@ -65,6 +65,8 @@ pub struct YbwcPool {
     working: AtomicUsize,
     /// Per pool thread, states not in use (a thread may need several: a task inside a wait inside a task).
     states: Vec<Mutex<Vec<Worker>>>,
+    /// `HelperHistory`: a joining state copies the splitting thread's history (true) or keeps its own.
+    copy_history: AtomicBool,
 }
 
 impl YbwcPool {
@@ -74,6 +76,7 @@ impl YbwcPool {
             threads: threads.max(1),
             working: AtomicUsize::new(0),
             states: (0..threads.max(1)).map(|_| Mutex::new(Vec::new())).collect(),
+            copy_history: AtomicBool::new(true),
         }
     }
 
@@ -89,8 +92,9 @@ impl YbwcPool {
     }
 
     /// A search starts: its main thread is the one working thread.
-    pub(crate) fn start_search(&self) {
+    pub(crate) fn start_search(&self, copy_history: bool) {
         self.working.store(1, Ordering::Relaxed);
+        self.copy_history.store(copy_history, Ordering::Relaxed);
     }
 
     /// Forgets what the states learnt (`ucinewgame`).
@@ -245,8 +249,11 @@ impl Worker {
     }
 
     /// A pool thread's state joins a split point opened by `master` at `ply`: it takes the path, not the rest.
-    fn join_split(&mut self, master: &Worker, ply: usize, cutoff: &Arc<Cutoff>) {
+    fn join_split(&mut self, master: &Worker, ply: usize, cutoff: &Arc<Cutoff>, copy_history: bool) {
         self.repetitions.clone_from(&master.repetitions);
+        if copy_history {
+            self.history.copy_from(&master.history);
+        }
         *self.killers = *master.killers;
         self.static_evals[..=ply].copy_from_slice(&master.static_evals[..=ply]);
         self.root_excluded.clone_from(&master.root_excluded);
@@ -294,7 +301,12 @@ fn run_task<const PV: bool, H: SearchHooks>(
         }
         let (_, worker) = state.get_or_insert_with(|| {
             let (thread, mut worker) = pool.take_state();
-            worker.join_split(master, node.ply, &point.cutoff);
+            worker.join_split(
+                master,
+                node.ply,
+                &point.cutoff,
+                pool.copy_history.load(Ordering::Relaxed),
+            );
             (thread, worker)
         });
         worker.stats = ThreadStats::default();
@@ -371,7 +383,7 @@ mod tests {
     #[test]
     fn the_pool_counts_idle_threads() {
         let pool = YbwcPool::new(2);
-        pool.start_search();
+        pool.start_search(true);
         assert!(pool.has_idle_thread());
         pool.working.fetch_add(1, Ordering::Relaxed);
         assert!(!pool.has_idle_thread());
