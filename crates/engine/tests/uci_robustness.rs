@@ -35,6 +35,52 @@ fn fen(engine: &mut Engine) -> String {
         .to_string()
 }
 
+/// Sends a `go` whose parameter cannot be read: the note comes as an `info string`, and the search still ends
+/// with exactly one legal `bestmove`.
+fn noted_and_answered(engine: &mut Engine, line: &str, says: &[&str]) {
+    engine.send("position startpos");
+    engine.send(line);
+    let answer = engine.until(|l| l.starts_with("bestmove"));
+    let notes = info_strings(&answer);
+    assert_eq!(notes.len(), 1, "{line}: {answer:?}");
+    for part in says {
+        assert!(notes[0].contains(part), "{line}: {:?} lacks {part:?}", notes[0]);
+    }
+    assert_legal_bestmove(&Position::startpos(), answer.last().unwrap());
+    let after = engine.sync();
+    assert!(
+        !after.iter().any(|l| l.starts_with("bestmove")),
+        "one bestmove only: {after:?}"
+    );
+}
+
+#[test]
+fn every_go_is_answered_even_with_unreadable_parameters() {
+    let mut engine = Engine::start();
+    noted_and_answered(
+        &mut engine,
+        "go depth -1",
+        &["go depth", "'-1' must not be negative", "read as 1"],
+    );
+    noted_and_answered(
+        &mut engine,
+        "go depth three",
+        &["go depth", "'three' is not an integer"],
+    );
+    noted_and_answered(
+        &mut engine,
+        "go nodes",
+        &["go nodes: missing a number", "read as 1"],
+    );
+    noted_and_answered(
+        &mut engine,
+        "go movetime 1.5",
+        &["go movetime", "'1.5'", "read as 0"],
+    );
+    noted_and_answered(&mut engine, "go wtime x btime 100", &["go wtime", "read as 0"]);
+    engine.quit();
+}
+
 #[test]
 fn garbage_and_empty_lines() {
     let mut engine = Engine::start();
@@ -46,18 +92,6 @@ fn garbage_and_empty_lines() {
     refused(&mut engine, "GO DEPTH 3", &["unknown command 'GO'"]);
     refused(&mut engine, "!@#$%^&*()", &["unknown command"]);
     refused(&mut engine, "xyzzy plugh", &["unknown command 'xyzzy'"]);
-    refused(
-        &mut engine,
-        "go depth three",
-        &["go depth", "'three' is not an integer"],
-    );
-    refused(&mut engine, "go nodes", &["go nodes: missing a number"]);
-    refused(&mut engine, "go movetime 1.5", &["go movetime", "'1.5'"]);
-    refused(
-        &mut engine,
-        "go depth -4",
-        &["go depth", "'-4' must not be negative"],
-    );
     refused(&mut engine, "go perft 99", &["go perft", "outside 0..=15"]);
     refused(&mut engine, "position", &["position: missing"]);
     refused(&mut engine, "position startfen", &["unexpected token 'startfen'"]);

@@ -100,7 +100,10 @@ const COMMANDS: [&str; 15] = [
 /// assert_eq!(parsed.notes.len(), 1); // ...and said so
 /// assert_eq!(go.moves_to_go, Some(10));
 ///
-/// assert!(parse_line("go depth ten").is_err());
+/// // A search parameter that cannot be read is noted and replaced: every `go` searches and answers.
+/// let parsed = parse_line("go depth ten")?.unwrap();
+/// assert!(matches!(parsed.command, Command::Go(Go { depth: Some(1), .. })));
+/// assert!(parse_line("go perft ten").is_err());
 /// assert_eq!(parse_line("   ")?, None);
 /// # Ok::<(), eldest_uci::ParseError>(())
 /// ```

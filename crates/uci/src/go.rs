@@ -86,46 +86,92 @@ pub(crate) fn parse_go(args: &[Token<'_>], notes: &mut Vec<String>) -> Result<Go
                     .position(|t| GO_KEYWORDS.contains(&t.text))
                     .map_or(args.len(), |n| i + n);
                 if end == i {
-                    return Err(ParseError::Missing {
-                        context: "go searchmoves",
-                        what: "at least one move",
-                    });
+                    notes.push(
+                        "go searchmoves: missing at least one move; every legal move searched".to_string(),
+                    );
                 }
                 go.search_moves
                     .extend(args[i..end].iter().map(|t| t.text.to_string()));
                 i = end;
             }
-            "wtime" | "btime" | "winc" | "binc" | "movetime" | "movestogo" | "depth" | "nodes" | "mate"
-            | "perft" => {
-                let context = go_context(keyword);
+            "perft" => {
                 let text = args
                     .get(i)
                     .ok_or(ParseError::Missing {
-                        context,
+                        context: "go perft",
                         what: "a number",
                     })?
                     .text;
                 i += 1;
-                match keyword {
-                    "wtime" => go.white_time = Some(time(context, text, notes)?),
-                    "btime" => go.black_time = Some(time(context, text, notes)?),
-                    "winc" => go.white_increment = Some(time(context, text, notes)?),
-                    "binc" => go.black_increment = Some(time(context, text, notes)?),
-                    "movetime" => go.move_time = Some(time(context, text, notes)?),
-                    "movestogo" => {
-                        go.moves_to_go =
-                            Some(narrow(count(context, text, u32::MAX.into(), notes)?)).filter(|&n| n > 0)
+                go.perft = Some(perft_depth("go perft", text)?);
+            }
+            "wtime" | "btime" | "winc" | "binc" | "movetime" | "movestogo" | "depth" | "nodes" | "mate" => {
+                // A search parameter never stops `go` from searching: a value that cannot be read is reported and
+                // replaced by the one that ends the search soonest (docs/uci.md), so every `go` gets its bestmove.
+                let context = go_context(keyword);
+                let text = args.get(i).map(|t| t.text).filter(|t| !GO_KEYWORDS.contains(t));
+                let parsed = match text {
+                    Some(text) => {
+                        i += 1;
+                        set_go_value(&mut go, keyword, context, text, notes)
                     }
-                    "depth" => go.depth = Some(narrow(count(context, text, MAX_DEPTH.into(), notes)?)),
-                    "nodes" => go.nodes = Some(count(context, text, u64::MAX, notes)?),
-                    "mate" => go.mate = Some(narrow(count(context, text, MAX_MATE.into(), notes)?)),
-                    _ => go.perft = Some(perft_depth(context, text)?),
+                    None => Err(ParseError::Missing {
+                        context,
+                        what: "a number",
+                    }),
+                };
+                if let Err(error) = parsed {
+                    let fallback = set_fallback_go_value(&mut go, keyword);
+                    notes.push(format!("{error}; {fallback}"));
                 }
             }
             other => notes.push(format!("go: ignored unknown parameter '{}'", echo(other))),
         }
     }
     Ok(go)
+}
+
+/// Sets the search parameter `keyword` of `go` from `text`.
+fn set_go_value(
+    go: &mut Go,
+    keyword: &str,
+    context: &'static str,
+    text: &str,
+    notes: &mut Vec<String>,
+) -> Result<(), ParseError> {
+    match keyword {
+        "wtime" => go.white_time = Some(time(context, text, notes)?),
+        "btime" => go.black_time = Some(time(context, text, notes)?),
+        "winc" => go.white_increment = Some(time(context, text, notes)?),
+        "binc" => go.black_increment = Some(time(context, text, notes)?),
+        "movetime" => go.move_time = Some(time(context, text, notes)?),
+        "movestogo" => {
+            go.moves_to_go = Some(narrow(count(context, text, u32::MAX.into(), notes)?)).filter(|&n| n > 0)
+        }
+        "depth" => go.depth = Some(narrow(count(context, text, MAX_DEPTH.into(), notes)?)),
+        "nodes" => go.nodes = Some(count(context, text, u64::MAX, notes)?),
+        _ => go.mate = Some(narrow(count(context, text, MAX_MATE.into(), notes)?)),
+    }
+    Ok(())
+}
+
+/// What a search parameter whose value cannot be read becomes: a time is 0 and a depth or node count 1, the
+/// values that end the search soonest; `movestogo` and `mate` are ignored. Returns the words for the note.
+fn set_fallback_go_value(go: &mut Go, keyword: &str) -> &'static str {
+    match keyword {
+        "wtime" => go.white_time = Some(Duration::ZERO),
+        "btime" => go.black_time = Some(Duration::ZERO),
+        "winc" => go.white_increment = Some(Duration::ZERO),
+        "binc" => go.black_increment = Some(Duration::ZERO),
+        "movetime" => go.move_time = Some(Duration::ZERO),
+        "depth" => go.depth = Some(1),
+        "nodes" => go.nodes = Some(1),
+        _ => return "ignored",
+    }
+    match keyword {
+        "depth" | "nodes" => "read as 1",
+        _ => "read as 0",
+    }
 }
 
 /// The `&'static str` context of a `go` parameter, for messages.

@@ -253,23 +253,46 @@ fn huge_numbers_saturate_with_a_note() {
 }
 
 #[test]
-fn malformed_go_parameters_are_errors() {
-    assert_eq!(error("go depth"), "go depth: missing a number");
-    assert_eq!(error("go depth ten"), "go depth: 'ten' is not an integer");
-    assert_eq!(error("go nodes 1.5e6"), "go nodes: '1.5e6' is not an integer");
-    assert_eq!(error("go wtime abc"), "go wtime: 'abc' is not an integer");
-    assert_eq!(error("go depth -3"), "go depth: '-3' must not be negative");
-    assert_eq!(error("go nodes -1"), "go nodes: '-1' must not be negative");
+fn malformed_go_parameters_are_noted_and_replaced_so_the_search_still_ends() {
+    let noted = |line: &str| {
+        let parsed = parse_line(line).unwrap().unwrap();
+        let Command::Go(go) = parsed.command else {
+            panic!("{line}")
+        };
+        (go, parsed.notes)
+    };
+    let (go, notes) = noted("go depth -1");
+    assert_eq!(go.depth, Some(1));
+    assert_eq!(notes, ["go depth: '-1' must not be negative; read as 1"]);
+    let (go, notes) = noted("go depth");
+    assert_eq!(
+        (go.depth, notes[0].as_str()),
+        (Some(1), "go depth: missing a number; read as 1")
+    );
+    let (go, notes) = noted("go depth ten movetime 100");
+    assert_eq!((go.depth, go.move_time), (Some(1), ms(100)));
+    assert_eq!(notes, ["go depth: 'ten' is not an integer; read as 1"]);
+    let (go, _) = noted("go nodes 1.5e6");
+    assert_eq!(go.nodes, Some(1));
+    let (go, notes) = noted("go wtime abc btime 1000");
+    assert_eq!((go.white_time, go.black_time), (Some(Duration::ZERO), ms(1000)));
+    assert_eq!(notes, ["go wtime: 'abc' is not an integer; read as 0"]);
+    let (go, _) = noted("go movetime infinite");
+    assert!(go.infinite, "a keyword is not taken as a value");
+    assert_eq!(go.move_time, Some(Duration::ZERO));
+    let (go, notes) = noted("go mate x");
+    assert_eq!(
+        (go.mate, notes[0].as_str()),
+        (None, "go mate: 'x' is not an integer; ignored")
+    );
+    let (go, notes) = noted("go searchmoves depth 3");
+    assert!(go.search_moves.is_empty() && go.depth == Some(3));
+    assert_eq!(
+        notes,
+        ["go searchmoves: missing at least one move; every legal move searched"]
+    );
     assert_eq!(error("go perft 16"), "go perft: '16' is outside 0..=15");
     assert_eq!(error("go perft -1"), "go perft: '-1' must not be negative");
-    assert_eq!(
-        error("go searchmoves"),
-        "go searchmoves: missing at least one move"
-    );
-    assert_eq!(
-        error("go searchmoves depth 3"),
-        "go searchmoves: missing at least one move"
-    );
     assert_eq!(error("perft"), "perft: missing a depth");
     assert_eq!(error("bench 0"), "bench: '0' is outside 1..=127");
     assert_eq!(error("bench deep"), "bench: 'deep' is not an integer");
@@ -293,9 +316,9 @@ fn unknown_go_parameters_are_ignored_with_a_note() {
 #[test]
 fn parse_errors_compare_structurally() {
     assert_eq!(
-        parse_line("go depth x"),
+        parse_line("bench x"),
         Err(ParseError::NotANumber {
-            context: "go depth",
+            context: "bench",
             text: "x".into()
         })
     );
