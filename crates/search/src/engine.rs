@@ -275,7 +275,7 @@ impl Engine {
         };
         let workers = &mut self.workers;
         let pool = &self.pool;
-        let results = match algorithm {
+        let mut results = match algorithm {
             ParallelAlgorithm::Lazy => {
                 run_root_threads(pool, workers, &shared, &plan.with_hooks(&Serial), on_iteration)
             }
@@ -331,8 +331,7 @@ impl Engine {
         self.last_stats.resize(threads, ThreadStats::default());
         self.last_wall = start.elapsed();
         let nodes = self.last_stats.iter().map(|s| s.nodes).sum();
-        let mut results = results;
-        // An iteration another thread completed, adopted by none (the ABDADAs' skipped iterations).
+        // The ABDADAs share their deepest completed iteration: it competes too (ties go to the threads' own).
         results.push(completed.into_inner().unwrap_or_else(|e| e.into_inner()));
         let best = choose_result(
             results,

@@ -66,12 +66,6 @@ pub trait SearchHooks: Sync {
     fn cutoff_checks(&self) -> bool {
         false
     }
-
-    /// Whether the algorithm may defer moves to a second pass (the ABDADAs).
-    #[inline(always)]
-    fn two_passes(&self) -> bool {
-        false
-    }
 }
 
 /// The serial search: no hooks.

@@ -67,9 +67,4 @@ impl SearchHooks for AbdadaHooks<'_> {
     fn cutoff_checks(&self) -> bool {
         self.cutoff_checks
     }
-
-    #[inline]
-    fn two_passes(&self) -> bool {
-        true
-    }
 }

@@ -272,11 +272,6 @@ impl<T: MoveMarks> SearchHooks for SimplifiedAbdadaHooks<'_, T> {
     fn cutoff_checks(&self) -> bool {
         self.cutoff_checks
     }
-
-    #[inline]
-    fn two_passes(&self) -> bool {
-        true
-    }
 }
 
 #[cfg(test)]
