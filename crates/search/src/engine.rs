@@ -18,7 +18,9 @@ use crate::parallel::simplified_abdada::{
 use crate::parallel::ybwc::{YbwcHooks, YbwcPool};
 use crate::report::{IterationReport, Score, ScoreBound, SearchOutcome};
 use crate::time::TimeManager;
-use crate::worker::{Completed, INFINITY, MAX_PLY, SharedSearch, ThreadRole, ThreadStats, Worker};
+use crate::worker::{
+    Completed, INFINITY, MAX_PLY, SearchContext, SharedSearch, ThreadRole, ThreadStats, Worker,
+};
 use eldest_board::{Move, Position};
 use eldest_repetition::GameHistory;
 use eldest_tt::{MATE, MATE_IN_MAX_PLY, TableSizeError, TranspositionTable};
@@ -530,7 +532,7 @@ impl<H: SearchHooks> IterationPlan<'_, H> {
                     None
                 };
                 let Some((score, pv)) =
-                    self.aspiration(worker, shared, search_depth, previous, pv_index, is_main, report)
+                    self.aspiration(worker, shared, search_depth, previous, pv_index, report)
                 else {
                     break;
                 };
@@ -619,8 +621,8 @@ impl<H: SearchHooks> IterationPlan<'_, H> {
     }
 
     /// One root search of `depth` with an aspiration window around `previous`, widened on failure. Returns the
-    /// score and line, or `None` if the search was stopped before the line was known.
-    #[allow(clippy::too_many_arguments)]
+    /// score and line, or `None` if the search was stopped before the line was known. The main thread reports
+    /// each failed window of a long search.
     fn aspiration(
         &self,
         worker: &mut Worker,
@@ -628,7 +630,6 @@ impl<H: SearchHooks> IterationPlan<'_, H> {
         depth: u32,
         previous: Option<i32>,
         pv_index: usize,
-        is_main: bool,
         report: &mut (dyn FnMut(&IterationReport) + Send),
     ) -> Option<(i32, Vec<Move>)> {
         let mut delta = ASPIRATION_WINDOW;
@@ -639,8 +640,12 @@ impl<H: SearchHooks> IterationPlan<'_, H> {
             _ => (-INFINITY, INFINITY),
         };
         loop {
-            let score =
-                worker.search::<true, H>(shared, self.hooks, self.root, alpha, beta, depth as i32, 0, false);
+            let score = SearchContext {
+                worker: &mut *worker,
+                shared,
+                hooks: self.hooks,
+            }
+            .search::<true>(self.root, alpha, beta, depth as i32, 0, false);
             if worker.stopped() {
                 return None;
             }
@@ -652,7 +657,10 @@ impl<H: SearchHooks> IterationPlan<'_, H> {
             } else {
                 return (!pv.is_empty()).then_some((score, pv));
             };
-            if is_main && !pv.is_empty() && self.start.elapsed() > Duration::from_millis(1000) {
+            if worker.role == ThreadRole::Main
+                && !pv.is_empty()
+                && self.start.elapsed() > Duration::from_millis(1000)
+            {
                 report(&self.report(worker, shared, depth, pv_index, score, bound, pv));
             }
             if bound == ScoreBound::Upper {

@@ -439,13 +439,20 @@ impl Worker {
             || position.is_insufficient_material()
             || fifty_move_draw(position.halfmove_clock(), || position.is_checkmate())
     }
+}
 
+/// What the node routine reads besides its position and window: this thread's own state, what all threads of
+/// the search share, and the parallel algorithm's hooks.
+pub(crate) struct SearchContext<'a, 's, H> {
+    pub(crate) worker: &'a mut Worker,
+    pub(crate) shared: &'a SharedSearch<'s>,
+    pub(crate) hooks: &'a H,
+}
+
+impl<H: SearchHooks> SearchContext<'_, '_, H> {
     /// The node search. `PV` marks nodes on the principal variation (open window); elsewhere the window is null.
-    #[allow(clippy::too_many_arguments)]
-    pub(crate) fn search<const PV: bool, H: SearchHooks>(
+    pub(crate) fn search<const PV: bool>(
         &mut self,
-        shared: &SharedSearch<'_>,
-        hooks: &H,
         position: &Position,
         mut alpha: i32,
         mut beta: i32,
@@ -455,21 +462,21 @@ impl Worker {
     ) -> i32 {
         let root = ply == 0;
         if PV {
-            self.pv.clear(ply);
+            self.worker.pv.clear(ply);
         }
         let in_check = position.in_check();
         if in_check && ply < MAX_PLY / 2 {
             depth += 1;
         }
         if depth <= 0 {
-            return self.quiescence::<PV>(shared, position, alpha, beta, ply);
+            return self.quiescence::<PV>(position, alpha, beta, ply);
         }
-        if self.count_node_and_check_stop(shared) {
+        if self.worker.count_node_and_check_stop(self.shared) {
             return 0;
         }
-        self.seldepth = self.seldepth.max(ply);
+        self.worker.seldepth = self.worker.seldepth.max(ply);
         if !root {
-            if self.is_draw(position) {
+            if self.worker.is_draw(position) {
                 return DRAW;
             }
             if ply >= MAX_PLY {
@@ -484,9 +491,9 @@ impl Worker {
         }
 
         let key = position.key();
-        let entry = shared.tt.probe(key);
+        let entry = self.shared.tt.probe(key);
         if entry.is_some() {
-            self.stats.tt_hits += 1;
+            self.worker.stats.tt_hits += 1;
         }
         let tt_move = match probe_cutoff(entry, depth, alpha, beta, ply) {
             // In PV nodes a hit only orders moves, so the reported line stays complete.
@@ -503,9 +510,9 @@ impl Worker {
                 .and_then(|e| e.static_eval())
                 .unwrap_or_else(|| evaluate(position))
         };
-        self.static_evals[ply] = static_eval;
+        self.worker.static_evals[ply] = static_eval;
         // Near the root there is no earlier evaluation to compare with: assume improving (prune less).
-        let improving = !in_check && (ply < 2 || static_eval > self.static_evals[ply - 2]);
+        let improving = !in_check && (ply < 2 || static_eval > self.worker.static_evals[ply - 2]);
 
         if !PV && !in_check && !root {
             // Reverse futility pruning: far above beta at low depth, a quiet move will not bring us back down.
@@ -524,19 +531,11 @@ impl Worker {
                 let reduction = 3 + depth / 4 + ((static_eval - beta) / 200).min(3);
                 let mut child = *position;
                 if child.play_null() {
-                    self.repetitions.push_null(child.key());
-                    let score = -self.search::<false, H>(
-                        shared,
-                        hooks,
-                        &child,
-                        -beta,
-                        -beta + 1,
-                        depth - 1 - reduction,
-                        ply + 1,
-                        true,
-                    );
-                    self.repetitions.pop();
-                    if self.stopped {
+                    self.worker.repetitions.push_null(child.key());
+                    let score =
+                        -self.search::<false>(&child, -beta, -beta + 1, depth - 1 - reduction, ply + 1, true);
+                    self.worker.repetitions.pop();
+                    if self.worker.stopped {
                         return 0;
                     }
                     if score >= beta {
@@ -548,7 +547,7 @@ impl Worker {
 
         // From here on this thread is inside the node (ABDADA's nproc): after the pruning that returns without
         // searching a move, so such nodes never enter. The guard leaves on every return.
-        let _inside = hooks.enter_node(key, depth);
+        let _inside = self.hooks.enter_node(key, depth);
 
         // The TT move is tried before any move is generated: when it cuts off, generation and ordering are
         // never paid for.
@@ -579,37 +578,29 @@ impl Worker {
             // searched in parallel.
             if moves_searched == 1
                 && pending_tt_move.is_none()
-                && let Some(pool) = hooks.split_pool(depth)
+                && let Some(pool) = self.hooks.split_pool(depth)
             {
                 let picker = picker.get_or_insert_with(|| {
                     MovePicker::new(
                         position,
                         PickerKind::All,
                         tt_move,
-                        self.killers[ply],
-                        &self.history,
+                        self.worker.killers[ply],
+                        &self.worker.history,
                     )
                 });
                 let mut brothers = Vec::new();
                 while let Some((mv, order)) = picker.next_best() {
                     let excluded = root
-                        && (self.root_excluded.contains(&mv)
-                            || !(self.root_allowed.is_empty() || self.root_allowed.contains(&mv)));
+                        && (self.worker.root_excluded.contains(&mv)
+                            || !(self.worker.root_allowed.is_empty()
+                                || self.worker.root_allowed.contains(&mv)));
                     if Some(mv) != tt_move && !excluded {
                         brothers.push((mv, order));
                     }
                 }
-                let split = self.split::<PV, H>(
-                    shared,
-                    hooks,
-                    pool,
-                    &node,
-                    &brothers,
-                    alpha,
-                    best_score,
-                    quiets_tried.len(),
-                );
-                if self.stopped {
+                let split = self.split::<PV>(pool, &node, &brothers, alpha, best_score, quiets_tried.len());
+                if self.worker.stopped {
                     return 0;
                 }
                 moves_searched += split.searched;
@@ -620,10 +611,10 @@ impl Worker {
                     if score > alpha {
                         best_move = Some(mv);
                         if PV {
-                            self.pv.set_line(ply, mv, &line);
+                            self.worker.pv.set_line(ply, mv, &line);
                         }
                         if score >= beta {
-                            self.stats.cutoffs += 1;
+                            self.worker.stats.cutoffs += 1;
                             if !mv.is_noisy() {
                                 self.reward_quiet(us, mv, &quiets_tried, depth, ply);
                             }
@@ -637,11 +628,11 @@ impl Worker {
             if !PV
                 && depth >= CUTOFF_CHECK_MIN_DEPTH
                 && !deferred.is_empty()
-                && hooks.cutoff_checks()
+                && self.hooks.cutoff_checks()
                 && let ProbeOutcome::Cutoff(score) =
-                    probe_cutoff(shared.tt.probe(key), depth, alpha, beta, ply)
+                    probe_cutoff(self.shared.tt.probe(key), depth, alpha, beta, ply)
             {
-                self.stats.cutoff_check_returns += 1;
+                self.worker.stats.cutoff_check_returns += 1;
                 return score;
             }
             let first_pass = |mv: Move, order: i32| MoveInLoop {
@@ -659,8 +650,8 @@ impl Worker {
                         position,
                         PickerKind::All,
                         tt_move,
-                        self.killers[ply],
-                        &self.history,
+                        self.worker.killers[ply],
+                        &self.worker.history,
                     )
                 })
                 .next_best()
@@ -683,22 +674,22 @@ impl Worker {
             };
             let mv = this.mv;
             if root
-                && (self.root_excluded.contains(&mv)
-                    || !(self.root_allowed.is_empty() || self.root_allowed.contains(&mv)))
+                && (self.worker.root_excluded.contains(&mv)
+                    || !(self.worker.root_allowed.is_empty() || self.worker.root_allowed.contains(&mv)))
             {
                 continue;
             }
             let quiet = !mv.is_noisy();
-            let score = match self.search_move::<PV, H>(shared, hooks, &node, this, alpha, best_score) {
+            let score = match self.search_move::<PV>(&node, this, alpha, best_score) {
                 MoveOutcome::Pruned => continue,
                 MoveOutcome::Deferred => {
-                    self.stats.deferred_moves += 1;
+                    self.worker.stats.deferred_moves += 1;
                     deferred.push(this);
                     continue;
                 }
                 MoveOutcome::Searched(score) => score,
             };
-            if self.stopped {
+            if self.worker.stopped {
                 return 0;
             }
             let eldest = moves_searched == 0;
@@ -709,16 +700,16 @@ impl Worker {
                 if score > alpha {
                     best_move = Some(mv);
                     if PV {
-                        self.pv.update(ply, mv);
+                        self.worker.pv.update(ply, mv);
                     }
                     if root && !eldest {
                         // Searched after the eldest son and better: sound to play even if the iteration stops.
-                        self.partial_root = Some((score, self.pv.line(0)));
+                        self.worker.partial_root = Some((score, self.worker.pv.line(0)));
                     }
                     if score >= beta {
-                        self.stats.cutoffs += 1;
+                        self.worker.stats.cutoffs += 1;
                         if eldest {
-                            self.stats.first_move_cutoffs += 1;
+                            self.worker.stats.first_move_cutoffs += 1;
                         }
                         if quiet {
                             self.reward_quiet(us, mv, &quiets_tried, depth, ply);
@@ -741,7 +732,7 @@ impl Worker {
             return alpha;
         }
 
-        if !root || self.root_excluded.is_empty() {
+        if !root || self.worker.root_excluded.is_empty() {
             let result = SearchResult {
                 best_move,
                 best_score,
@@ -749,7 +740,7 @@ impl Worker {
                 beta,
             };
             store_result(
-                shared,
+                self.shared,
                 key,
                 ply,
                 depth,
@@ -763,10 +754,8 @@ impl Worker {
     /// Searches one move of a node: the pruning decisions, the defer hook for younger brothers, and the
     /// search itself — full window for the eldest son; for the others a null window, reduced when late and quiet,
     /// re-searched at full depth if it beats alpha and, in PV nodes, with the full window if it lands inside it.
-    pub(crate) fn search_move<const PV: bool, H: SearchHooks>(
+    pub(crate) fn search_move<const PV: bool>(
         &mut self,
-        shared: &SharedSearch<'_>,
-        hooks: &H,
         node: &NodeFacts<'_>,
         this: MoveInLoop,
         alpha: i32,
@@ -808,7 +797,7 @@ impl Worker {
         let eldest = moves_searched == 0;
         if !eldest
             && !is_deferred
-            && hooks.defer_move(&MoveContext {
+            && self.hooks.defer_move(&MoveContext {
                 key,
                 mv,
                 child_key: child.key(),
@@ -820,74 +809,56 @@ impl Worker {
         {
             return MoveOutcome::Deferred;
         }
-        shared.tt.prefetch(child.key());
-        self.repetitions.push(child.key(), child.halfmove_clock());
+        self.shared.tt.prefetch(child.key());
+        self.worker.repetitions.push(child.key(), child.halfmove_clock());
         let new_depth = depth - 1;
         let score = if eldest {
-            -self.search::<PV, H>(shared, hooks, &child, -beta, -alpha, new_depth, ply + 1, false)
+            -self.search::<PV>(&child, -beta, -alpha, new_depth, ply + 1, false)
         } else {
             let mut reduction = 0;
             if depth >= 3 && moves_searched >= 2 + usize::from(PV) && quiet && !in_check && !gives_check {
-                reduction = self.reductions.get(depth, moves_searched);
+                reduction = self.worker.reductions.get(depth, moves_searched);
                 reduction -= i32::from(PV);
                 reduction += i32::from(!improving);
-                if self.killers[ply].contains(&Some(mv)) {
+                if self.worker.killers[ply].contains(&Some(mv)) {
                     reduction -= 1;
                 }
-                reduction -= self.history.score(position.side_to_move(), mv) / 8192;
+                reduction -= self.worker.history.score(position.side_to_move(), mv) / 8192;
                 reduction = reduction.clamp(0, new_depth - 1);
             }
             let marked = !is_deferred;
             if marked {
-                hooks.starting_move(key, mv, depth);
+                self.hooks.starting_move(key, mv, depth);
             }
-            let mut score = -self.search::<false, H>(
-                shared,
-                hooks,
-                &child,
-                -alpha - 1,
-                -alpha,
-                new_depth - reduction,
-                ply + 1,
-                false,
-            );
-            if reduction > 0 && score > alpha && !self.stopped {
-                score = -self.search::<false, H>(
-                    shared,
-                    hooks,
-                    &child,
-                    -alpha - 1,
-                    -alpha,
-                    new_depth,
-                    ply + 1,
-                    false,
-                );
+            let mut score =
+                -self.search::<false>(&child, -alpha - 1, -alpha, new_depth - reduction, ply + 1, false);
+            if reduction > 0 && score > alpha && !self.worker.stopped {
+                score = -self.search::<false>(&child, -alpha - 1, -alpha, new_depth, ply + 1, false);
             }
             if marked {
-                hooks.finished_move(key, mv, depth);
+                self.hooks.finished_move(key, mv, depth);
             }
-            if PV && score > alpha && score < beta && !self.stopped {
-                score =
-                    -self.search::<true, H>(shared, hooks, &child, -beta, -alpha, new_depth, ply + 1, false);
+            if PV && score > alpha && score < beta && !self.worker.stopped {
+                score = -self.search::<true>(&child, -beta, -alpha, new_depth, ply + 1, false);
             }
             score
         };
-        self.repetitions.pop();
+        self.worker.repetitions.pop();
         MoveOutcome::Searched(score)
     }
 
     /// A quiet move caused a cutoff: make it a killer, raise its history and lower that of the quiet moves tried
     /// before it.
     fn reward_quiet(&mut self, us: eldest_board::Color, mv: Move, tried: &[Move], depth: i32, ply: usize) {
-        let killers = &mut self.killers[ply];
+        let killers = &mut self.worker.killers[ply];
         if killers[0] != Some(mv) {
             killers[1] = killers[0];
             killers[0] = Some(mv);
         }
         let bonus = (depth * depth).min(400) * 16;
-        self.history.update(us, mv, bonus);
+        self.worker.history.update(us, mv, bonus);
         for &other in tried {
-            self.history.update(us, other, -bonus);
+            self.worker.history.update(us, other, -bonus);
         }
     }
 
@@ -895,20 +866,19 @@ impl Worker {
     /// the static evaluation as a floor ("stand pat") out of check.
     fn quiescence<const PV: bool>(
         &mut self,
-        shared: &SharedSearch<'_>,
         position: &Position,
         mut alpha: i32,
         beta: i32,
         ply: usize,
     ) -> i32 {
         if PV {
-            self.pv.clear(ply);
+            self.worker.pv.clear(ply);
         }
-        if self.count_node_and_check_stop(shared) {
+        if self.worker.count_node_and_check_stop(self.shared) {
             return 0;
         }
-        self.seldepth = self.seldepth.max(ply);
-        if self.is_draw(position) {
+        self.worker.seldepth = self.worker.seldepth.max(ply);
+        if self.worker.is_draw(position) {
             return DRAW;
         }
         let in_check = position.in_check();
@@ -917,7 +887,7 @@ impl Worker {
         }
 
         let key = position.key();
-        let entry = shared.tt.probe(key);
+        let entry = self.shared.tt.probe(key);
         let tt_move = match probe_cutoff(entry, 0, alpha, beta, ply) {
             ProbeOutcome::Cutoff(score) if !PV => return score,
             ProbeOutcome::Cutoff(_) => entry.and_then(|e| e.best_move()),
@@ -946,7 +916,7 @@ impl Worker {
         } else {
             PickerKind::Noisy
         };
-        let mut picker = MovePicker::new(position, kind, tt_move, [None; 2], &self.history);
+        let mut picker = MovePicker::new(position, kind, tt_move, [None; 2], &self.worker.history);
         let mut best_move = None;
         while let Some((mv, order)) = picker.next_best() {
             // Out of check, captures that lose material cannot raise a quiet position's score.
@@ -955,10 +925,10 @@ impl Worker {
             }
             let mut child = *position;
             child.play(mv);
-            self.repetitions.push(child.key(), child.halfmove_clock());
-            let score = -self.quiescence::<PV>(shared, &child, -beta, -alpha, ply + 1);
-            self.repetitions.pop();
-            if self.stopped {
+            self.worker.repetitions.push(child.key(), child.halfmove_clock());
+            let score = -self.quiescence::<PV>(&child, -beta, -alpha, ply + 1);
+            self.worker.repetitions.pop();
+            if self.worker.stopped {
                 return 0;
             }
             if score > best_score {
@@ -966,7 +936,7 @@ impl Worker {
                 if score > alpha {
                     best_move = Some(mv);
                     if PV {
-                        self.pv.update(ply, mv);
+                        self.worker.pv.update(ply, mv);
                     }
                     if score >= beta {
                         break;
@@ -984,7 +954,14 @@ impl Worker {
             original_alpha,
             beta,
         };
-        store_result(shared, key, ply, 0, result, (!in_check).then_some(static_eval));
+        store_result(
+            self.shared,
+            key,
+            ply,
+            0,
+            result,
+            (!in_check).then_some(static_eval),
+        );
         best_score
     }
 }
@@ -1075,8 +1052,12 @@ mod hook_rules {
         };
         let mut score = 0;
         for d in 1..=depth {
-            score =
-                worker.search::<true, Recorder>(&shared, &hooks, &position, -INFINITY, INFINITY, d, 0, false);
+            score = SearchContext {
+                worker: &mut worker,
+                shared: &shared,
+                hooks: &hooks,
+            }
+            .search::<true>(&position, -INFINITY, INFINITY, d, 0, false);
         }
         (hooks.events.into_inner().unwrap(), score)
     }

@@ -16,7 +16,9 @@
 //!   each node checks one flag, its own innermost split point's, instead of walking the chain above it.
 
 use crate::hooks::SearchHooks;
-use crate::worker::{MoveInLoop, MoveOutcome, NodeFacts, SharedSearch, ThreadRole, ThreadStats, Worker};
+use crate::worker::{
+    MoveInLoop, MoveOutcome, NodeFacts, SearchContext, SharedSearch, ThreadRole, ThreadStats, Worker,
+};
 use eldest_board::Move;
 use std::sync::atomic::{AtomicBool, AtomicI32, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -178,16 +180,13 @@ pub(crate) struct SplitResult {
     pub(crate) searched: usize,
 }
 
-impl Worker {
+impl<H: SearchHooks> SearchContext<'_, '_, H> {
     /// Searches `brothers` (the younger brothers of `node`, in order) at a split point. Each is searched with
     /// exactly the serial loop's per-move logic; all share the split point's alpha, read before each move; a
     /// brother that fails high sets the split point's cutoff, which every worker below it sees at its next node.
     /// Returns the best brother and how many were searched to the end.
-    #[allow(clippy::too_many_arguments)]
-    pub(crate) fn split<const PV: bool, H: SearchHooks>(
+    pub(crate) fn split<const PV: bool>(
         &mut self,
-        shared: &SharedSearch<'_>,
-        hooks: &H,
         pool: &YbwcPool,
         node: &NodeFacts<'_>,
         brothers: &[(Move, i32)],
@@ -198,7 +197,7 @@ impl Worker {
         let point = SplitPoint {
             alpha: AtomicI32::new(alpha),
             best: Mutex::new(None),
-            cutoff: Cutoff::below(self.cutoff.as_ref()),
+            cutoff: Cutoff::below(self.worker.cutoff.as_ref()),
             totals: Mutex::new(ThreadStats::default()),
             searched: AtomicUsize::new(0),
             next: AtomicUsize::new(0),
@@ -221,33 +220,44 @@ impl Worker {
             })
             .collect();
         let tasks = pool.threads.min(moves.len());
-        let template: &Worker = self;
+        let job = SplitJob {
+            shared: self.shared,
+            hooks: self.hooks,
+            pool,
+            master: &*self.worker,
+            node,
+            point: &point,
+            moves: &moves,
+            best_score,
+        };
         let waiting = Instant::now();
         // This thread stops counting as working while it waits; the tasks it runs itself count again.
         pool.working.fetch_sub(1, Ordering::Relaxed);
         rayon::scope(|scope| {
             for _ in 0..tasks {
-                let (point, moves) = (&point, &moves);
-                scope.spawn(move |_| {
-                    run_task::<PV, H>(shared, hooks, pool, template, node, point, moves, best_score)
-                });
+                scope.spawn(move |_| job.run::<PV>());
             }
         });
         pool.working.fetch_add(1, Ordering::Relaxed);
-        self.stats.split_wait_ns += waiting.elapsed().as_nanos() as u64;
-        self.stats
+        self.worker.stats.split_wait_ns += waiting.elapsed().as_nanos() as u64;
+        self.worker
+            .stats
             .add(&point.totals.into_inner().unwrap_or_else(|e| e.into_inner()));
-        self.stats.splits += 1;
-        self.stats.split_tasks += brothers.len() as u64;
-        if shared.abort.load(Ordering::Relaxed) || self.cutoff.as_ref().is_some_and(|c| c.is_set()) {
-            self.stopped = true;
+        self.worker.stats.splits += 1;
+        self.worker.stats.split_tasks += brothers.len() as u64;
+        if self.shared.abort.load(Ordering::Relaxed)
+            || self.worker.cutoff.as_ref().is_some_and(|c| c.is_set())
+        {
+            self.worker.stopped = true;
         }
         SplitResult {
             best: point.best.into_inner().unwrap_or_else(|e| e.into_inner()),
             searched: point.searched.into_inner(),
         }
     }
+}
 
+impl Worker {
     /// A pool thread's state joins a split point opened by `master` at `ply`: it takes the path, not the rest.
     fn join_split(&mut self, master: &Worker, ply: usize, cutoff: &Arc<Cutoff>, copy_history: bool) {
         self.repetitions.clone_from(&master.repetitions);
@@ -269,83 +279,111 @@ impl Worker {
     }
 }
 
-/// One task of a split point: takes brothers from its list until none is left or the point is cut off.
-#[allow(clippy::too_many_arguments)]
-fn run_task<const PV: bool, H: SearchHooks>(
-    shared: &SharedSearch<'_>,
-    hooks: &H,
-    pool: &YbwcPool,
-    master: &Worker,
-    node: &NodeFacts<'_>,
-    point: &SplitPoint,
-    moves: &[MoveInLoop],
+/// Everything one task of a split point reads.
+struct SplitJob<'j, 's, H> {
+    shared: &'j SharedSearch<'s>,
+    hooks: &'j H,
+    pool: &'j YbwcPool,
+    /// The state of the thread that opened the split point, which the tasks' states copy the path from.
+    master: &'j Worker,
+    node: &'j NodeFacts<'j>,
+    point: &'j SplitPoint,
+    moves: &'j [MoveInLoop],
     best_score: i32,
-) {
-    let started = Instant::now();
-    let mut state: Option<(usize, Worker)> = None;
-    let mut totals = ThreadStats::default();
-    let mut working = false;
-    loop {
-        let index = point.next.fetch_add(1, Ordering::Relaxed);
-        let Some(&this) = moves.get(index) else {
-            break;
-        };
-        let alpha_now = point.alpha.load(Ordering::Relaxed);
-        if point.cutoff.is_set() || alpha_now >= node.beta {
-            totals.aborted_tasks += 1;
-            continue;
-        }
-        if !working {
-            pool.working.fetch_add(1, Ordering::Relaxed);
-            working = true;
-        }
-        let (_, worker) = state.get_or_insert_with(|| {
-            let (thread, mut worker) = pool.take_state();
-            worker.join_split(
-                master,
-                node.ply,
-                &point.cutoff,
-                pool.copy_history.load(Ordering::Relaxed),
-            );
-            (thread, worker)
-        });
-        worker.stats = ThreadStats::default();
-        worker.stopped = false;
-        let outcome = worker.search_move::<PV, H>(shared, hooks, node, this, alpha_now, best_score);
-        let stopped = worker.stopped;
-        totals.add(&worker.stats);
-        if stopped {
-            totals.aborted_tasks += 1;
-            continue;
-        }
-        let MoveOutcome::Searched(score) = outcome else {
-            continue;
-        };
-        point.searched.fetch_add(1, Ordering::Relaxed);
-        {
-            let mut best = lock(&point.best);
-            if best.as_ref().is_none_or(|(best_score, _, _)| score > *best_score) {
-                *best = Some((score, this.mv, worker.pv_line(node.ply + 1)));
+}
+
+impl<H> Clone for SplitJob<'_, '_, H> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<H> Copy for SplitJob<'_, '_, H> {}
+
+impl<H: SearchHooks> SplitJob<'_, '_, H> {
+    /// One task: takes brothers from the split point's list until none is left or the point is cut off.
+    fn run<const PV: bool>(self) {
+        let SplitJob {
+            shared,
+            hooks,
+            pool,
+            master,
+            node,
+            point,
+            moves,
+            best_score,
+        } = self;
+        let started = Instant::now();
+        let mut state: Option<(usize, Worker)> = None;
+        let mut totals = ThreadStats::default();
+        let mut working = false;
+        loop {
+            let index = point.next.fetch_add(1, Ordering::Relaxed);
+            let Some(&this) = moves.get(index) else {
+                break;
+            };
+            let alpha_now = point.alpha.load(Ordering::Relaxed);
+            if point.cutoff.is_set() || alpha_now >= node.beta {
+                totals.aborted_tasks += 1;
+                continue;
+            }
+            if !working {
+                pool.working.fetch_add(1, Ordering::Relaxed);
+                working = true;
+            }
+            let (_, worker) = state.get_or_insert_with(|| {
+                let (thread, mut worker) = pool.take_state();
+                worker.join_split(
+                    master,
+                    node.ply,
+                    &point.cutoff,
+                    pool.copy_history.load(Ordering::Relaxed),
+                );
+                (thread, worker)
+            });
+            worker.stats = ThreadStats::default();
+            worker.stopped = false;
+            let outcome = SearchContext {
+                worker,
+                shared,
+                hooks,
+            }
+            .search_move::<PV>(node, this, alpha_now, best_score);
+            let stopped = worker.stopped;
+            totals.add(&worker.stats);
+            if stopped {
+                totals.aborted_tasks += 1;
+                continue;
+            }
+            let MoveOutcome::Searched(score) = outcome else {
+                continue;
+            };
+            point.searched.fetch_add(1, Ordering::Relaxed);
+            {
+                let mut best = lock(&point.best);
+                if best.as_ref().is_none_or(|(best_score, _, _)| score > *best_score) {
+                    *best = Some((score, this.mv, worker.pv_line(node.ply + 1)));
+                }
+            }
+            point.alpha.fetch_max(score, Ordering::Relaxed);
+            if score >= node.beta {
+                point.cutoff.set();
             }
         }
-        point.alpha.fetch_max(score, Ordering::Relaxed);
-        if score >= node.beta {
-            point.cutoff.set();
+        if working {
+            pool.working.fetch_sub(1, Ordering::Relaxed);
         }
+        if let Some((thread, mut worker)) = state {
+            worker.cutoff = None;
+            pool.return_state(thread, worker);
+        }
+        // This task's own work is its time minus its waits at split points it opened; the work of the tasks below
+        // those is already in `task_busy_ns`.
+        let own_ns = (started.elapsed().as_nanos() as u64).saturating_sub(totals.split_wait_ns);
+        totals.task_busy_ns += own_ns;
+        totals.split_wait_ns = 0;
+        lock(&point.totals).add(&totals);
     }
-    if working {
-        pool.working.fetch_sub(1, Ordering::Relaxed);
-    }
-    if let Some((thread, mut worker)) = state {
-        worker.cutoff = None;
-        pool.return_state(thread, worker);
-    }
-    // This task's own work is its time minus its waits at split points it opened; the work of the tasks below
-    // those is already in `task_busy_ns`.
-    let own_ns = (started.elapsed().as_nanos() as u64).saturating_sub(totals.split_wait_ns);
-    totals.task_busy_ns += own_ns;
-    totals.split_wait_ns = 0;
-    lock(&point.totals).add(&totals);
 }
 
 #[cfg(test)]
