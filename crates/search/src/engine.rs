@@ -503,9 +503,8 @@ impl<H: SearchHooks> IterationPlan<'_, H> {
                             shared,
                             adopted.depth,
                             0,
-                            adopted.score,
                             ScoreBound::Exact,
-                            adopted.pv.clone(),
+                            (adopted.score, adopted.pv.clone()),
                         ));
                     }
                     let score = adopted.score;
@@ -564,9 +563,8 @@ impl<H: SearchHooks> IterationPlan<'_, H> {
                         shared,
                         search_depth,
                         pv_index,
-                        *score,
                         ScoreBound::Exact,
-                        pv.clone(),
+                        (*score, pv.clone()),
                     ));
                 }
             }
@@ -661,7 +659,7 @@ impl<H: SearchHooks> IterationPlan<'_, H> {
                 && !pv.is_empty()
                 && self.start.elapsed() > Duration::from_millis(1000)
             {
-                report(&self.report(worker, shared, depth, pv_index, score, bound, pv));
+                report(&self.report(worker, shared, depth, pv_index, bound, (score, pv)));
             }
             if bound == ScoreBound::Upper {
                 beta = (alpha + beta) / 2;
@@ -677,16 +675,15 @@ impl<H: SearchHooks> IterationPlan<'_, H> {
         }
     }
 
-    #[allow(clippy::too_many_arguments)]
+    /// The report of one line (`pv_index` from 0) of `depth`: its score and moves, and the search's counters.
     fn report(
         &self,
         worker: &Worker,
         shared: &SharedSearch<'_>,
         depth: u32,
         pv_index: usize,
-        score: i32,
         bound: ScoreBound,
-        pv: Vec<Move>,
+        (score, pv): (i32, Vec<Move>),
     ) -> IterationReport {
         worker.publish_nodes(shared);
         let nodes = shared
