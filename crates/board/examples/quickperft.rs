@@ -1,15 +1,34 @@
 //! `cargo run --release -p eldest-board --example quickperft -- <depth> [fen]`: perft of a position, timed.
 use eldest_board::Position;
-fn main() {
-    let args: Vec<String> = std::env::args().collect();
-    let depth: u32 = args.get(1).and_then(|d| d.parse().ok()).unwrap_or(5);
-    let fen = args
-        .get(2)
-        .map(String::as_str)
-        .unwrap_or(eldest_board::STARTPOS_FEN);
-    let pos = Position::from_fen(fen).unwrap_or_else(|e| panic!("{e}"));
-    let t = std::time::Instant::now();
-    let n = pos.perft(depth);
-    let s = t.elapsed().as_secs_f64();
-    println!("{n} nodes {:.1} Mnps", n as f64 / s / 1e6);
+use std::process::ExitCode;
+
+const USAGE: &str = "usage: quickperft <depth 1..=10> [fen]   (the FEN may be one argument or several)";
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let depth: u32 = match args.first().map(|d| d.parse()) {
+        None => 5,
+        Some(Ok(depth)) if (1..=10).contains(&depth) => depth,
+        Some(_) => {
+            eprintln!("{USAGE}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let fen = if args.len() > 1 {
+        args[1..].join(" ")
+    } else {
+        eldest_board::STARTPOS_FEN.to_string()
+    };
+    let position = match Position::from_fen(&fen) {
+        Ok(position) => position,
+        Err(error) => {
+            eprintln!("not a position: {error}\n{USAGE}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let started = std::time::Instant::now();
+    let nodes = position.perft(depth);
+    let seconds = started.elapsed().as_secs_f64();
+    println!("{nodes} nodes {:.1} Mnps", nodes as f64 / seconds / 1e6);
+    ExitCode::SUCCESS
 }

@@ -53,18 +53,52 @@ const KING_ATTACKS: [Bitboard; 64] = step_table(&KING_STEPS);
 const PAWN_ATTACKS: [[Bitboard; 64]; 2] = [step_table(&[(-1, 1), (1, 1)]), step_table(&[(-1, -1), (1, -1)])];
 
 /// The squares a knight on `square` attacks.
+///
+/// # Examples
+///
+/// ```
+/// use eldest_board::{knight_attacks, Bitboard, Square};
+///
+/// let expected: Bitboard = [Square::E2, Square::F3, Square::H3].into_iter().collect();
+/// assert_eq!(knight_attacks(Square::G1), expected);
+/// // A knight in the centre reaches eight squares, one in a corner two.
+/// assert_eq!(knight_attacks(Square::D4).popcount(), 8);
+/// assert_eq!(knight_attacks(Square::A1).popcount(), 2);
+/// ```
 #[inline(always)]
 pub fn knight_attacks(square: Square) -> Bitboard {
     KNIGHT_ATTACKS[square as usize]
 }
 
 /// The squares a king on `square` attacks.
+///
+/// # Examples
+///
+/// ```
+/// use eldest_board::{king_attacks, Bitboard, Square};
+///
+/// let expected: Bitboard = [Square::D1, Square::F1, Square::D2, Square::E2, Square::F2].into_iter().collect();
+/// assert_eq!(king_attacks(Square::E1), expected);
+/// assert_eq!(king_attacks(Square::D4).popcount(), 8);
+/// assert_eq!(king_attacks(Square::H8).popcount(), 3);
+/// ```
 #[inline(always)]
 pub fn king_attacks(square: Square) -> Bitboard {
     KING_ATTACKS[square as usize]
 }
 
 /// The squares a pawn of `color` on `square` attacks (captures to).
+///
+/// # Examples
+///
+/// ```
+/// use eldest_board::{pawn_attacks, Bitboard, Color, Square};
+///
+/// let expected: Bitboard = [Square::D5, Square::F5].into_iter().collect();
+/// assert_eq!(pawn_attacks(Color::White, Square::E4), expected);
+/// // Black pawns capture downwards; a pawn on the edge attacks a single square.
+/// assert_eq!(pawn_attacks(Color::Black, Square::A5), Bitboard::from_square(Square::B4));
+/// ```
 #[inline(always)]
 pub fn pawn_attacks(color: Color, square: Square) -> Bitboard {
     PAWN_ATTACKS[color as usize][square as usize]
@@ -344,30 +378,95 @@ const ROOK_RAYS: [Bitboard; 64] = empty_board_rays(&ROOK_DIRECTIONS);
 const BISHOP_RAYS: [Bitboard; 64] = empty_board_rays(&BISHOP_DIRECTIONS);
 
 /// The squares a rook on `square` would attack on an empty board (its rank and file).
+///
+/// # Examples
+///
+/// ```
+/// use eldest_board::{rook_rays, Bitboard, File, Rank, Square};
+///
+/// let rays = rook_rays(Square::A1);
+/// assert_eq!(rays, (Bitboard::file(File::A) | Bitboard::rank(Rank::First)).without(Square::A1));
+/// // A rook sees 14 squares on an empty board, wherever it stands.
+/// assert_eq!(rays.popcount(), 14);
+/// assert_eq!(rook_rays(Square::D4).popcount(), 14);
+/// ```
 #[inline(always)]
 pub fn rook_rays(square: Square) -> Bitboard {
     ROOK_RAYS[square as usize]
 }
 
 /// The squares a bishop on `square` would attack on an empty board (its diagonals).
+///
+/// # Examples
+///
+/// ```
+/// use eldest_board::{bishop_rays, Square};
+///
+/// assert_eq!(bishop_rays(Square::A1).popcount(), 7);
+/// assert!(bishop_rays(Square::A1).contains(Square::H8));
+/// assert_eq!(bishop_rays(Square::D4).popcount(), 13);
+/// assert!(!bishop_rays(Square::D4).contains(Square::D5));
+/// ```
 #[inline(always)]
 pub fn bishop_rays(square: Square) -> Bitboard {
     BISHOP_RAYS[square as usize]
 }
 
 /// The squares a rook on `square` attacks when `occupied` holds the pieces on the board.
+///
+/// # Examples
+///
+/// ```
+/// use eldest_board::{rook_attacks, rook_rays, Bitboard, Square};
+///
+/// // A rook on d4 sees up to the blockers on d6 and f4 (included), but not past them.
+/// let blockers = Bitboard::from_square(Square::D6).with(Square::F4);
+/// let attacks = rook_attacks(Square::D4, blockers);
+/// assert_eq!(attacks.popcount(), 10);
+/// assert!(attacks.contains(Square::D6) && !attacks.contains(Square::D7));
+/// assert!(attacks.contains(Square::F4) && !attacks.contains(Square::G4));
+/// // On an empty board the attacks are the rays.
+/// assert_eq!(rook_attacks(Square::A1, Bitboard::EMPTY), rook_rays(Square::A1));
+/// ```
 #[inline(always)]
 pub fn rook_attacks(square: Square, occupied: Bitboard) -> Bitboard {
     SLIDER_ATTACKS[ROOK.0[square as usize].index(occupied)]
 }
 
 /// The squares a bishop on `square` attacks when `occupied` holds the pieces on the board.
+///
+/// # Examples
+///
+/// ```
+/// use eldest_board::{bishop_attacks, Bitboard, Position, Square};
+///
+/// // In the start position the c1 bishop is hemmed in by its own pawns.
+/// let occupied = Position::startpos().occupied();
+/// let expected: Bitboard = [Square::B2, Square::D2].into_iter().collect();
+/// assert_eq!(bishop_attacks(Square::C1, occupied), expected);
+/// assert_eq!(bishop_attacks(Square::D4, Bitboard::EMPTY).popcount(), 13);
+/// ```
 #[inline(always)]
 pub fn bishop_attacks(square: Square, occupied: Bitboard) -> Bitboard {
     SLIDER_ATTACKS[BISHOP.0[square as usize].index(occupied)]
 }
 
 /// The squares a queen on `square` attacks when `occupied` holds the pieces on the board.
+///
+/// # Examples
+///
+/// ```
+/// use eldest_board::{bishop_attacks, queen_attacks, rook_attacks, Bitboard, Position, Square};
+///
+/// assert_eq!(queen_attacks(Square::D4, Bitboard::EMPTY).popcount(), 27);
+/// // At the start the d1 queen sees c1, e1, c2, d2 and e2.
+/// let occupied = Position::startpos().occupied();
+/// assert_eq!(queen_attacks(Square::D1, occupied).popcount(), 5);
+/// assert_eq!(
+///     queen_attacks(Square::D1, occupied),
+///     rook_attacks(Square::D1, occupied) | bishop_attacks(Square::D1, occupied)
+/// );
+/// ```
 #[inline(always)]
 pub fn queen_attacks(square: Square, occupied: Bitboard) -> Bitboard {
     rook_attacks(square, occupied) | bishop_attacks(square, occupied)
@@ -412,12 +511,37 @@ const fn line_tables() -> ([[Bitboard; 64]; 64], [[Bitboard; 64]; 64]) {
 static LINES: ([[Bitboard; 64]; 64], [[Bitboard; 64]; 64]) = line_tables();
 
 /// The squares strictly between `a` and `b` if they share a rank, file or diagonal; empty otherwise.
+///
+/// # Examples
+///
+/// ```
+/// use eldest_board::{between, Bitboard, Square};
+///
+/// let expected: Bitboard = [Square::B2, Square::C3].into_iter().collect();
+/// assert_eq!(between(Square::A1, Square::D4), expected);
+/// assert_eq!(between(Square::E1, Square::H1).popcount(), 2);
+/// // Neighbours have nothing between them; squares on no common line give the empty set.
+/// assert!(between(Square::E1, Square::E2).is_empty());
+/// assert!(between(Square::A1, Square::B3).is_empty());
+/// ```
 #[inline(always)]
 pub fn between(a: Square, b: Square) -> Bitboard {
     LINES.0[a as usize][b as usize]
 }
 
 /// The whole line (edge to edge) through `a` and `b` if they share a rank, file or diagonal; empty otherwise.
+///
+/// # Examples
+///
+/// ```
+/// use eldest_board::{line, Bitboard, File, Square};
+///
+/// assert_eq!(line(Square::E2, Square::E5), Bitboard::file(File::E));
+/// // b2 and c3 lie on the long diagonal a1-h8.
+/// assert_eq!(line(Square::B2, Square::C3).popcount(), 8);
+/// assert!(line(Square::B2, Square::C3).contains(Square::H8));
+/// assert!(line(Square::A1, Square::B3).is_empty());
+/// ```
 #[inline(always)]
 pub fn line(a: Square, b: Square) -> Bitboard {
     LINES.1[a as usize][b as usize]

@@ -18,6 +18,15 @@ impl CastleSide {
     pub const ALL: [CastleSide; 2] = [CastleSide::King, CastleSide::Queen];
 
     /// The file the king lands on.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use eldest_board::{CastleSide, File};
+    ///
+    /// assert_eq!(CastleSide::King.king_destination(), File::G);
+    /// assert_eq!(CastleSide::Queen.king_destination(), File::C);
+    /// ```
     pub const fn king_destination(self) -> File {
         match self {
             CastleSide::King => File::G,
@@ -26,6 +35,15 @@ impl CastleSide {
     }
 
     /// The file the rook lands on.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use eldest_board::{CastleSide, File};
+    ///
+    /// assert_eq!(CastleSide::King.rook_destination(), File::F);
+    /// assert_eq!(CastleSide::Queen.rook_destination(), File::D);
+    /// ```
     pub const fn rook_destination(self) -> File {
         match self {
             CastleSide::King => File::F,
@@ -52,6 +70,17 @@ bitflags! {
 
 impl CastlingRights {
     /// The flag of one right.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use eldest_board::{CastleSide, CastlingRights, Color, Position};
+    ///
+    /// assert_eq!(CastlingRights::of(Color::White, CastleSide::King), CastlingRights::WHITE_KING_SIDE);
+    /// assert_eq!(CastlingRights::of(Color::Black, CastleSide::Queen), CastlingRights::BLACK_QUEEN_SIDE);
+    /// let rights = Position::startpos().castling_rights();
+    /// assert!(rights.contains(CastlingRights::of(Color::Black, CastleSide::King)));
+    /// ```
     pub const fn of(color: Color, side: CastleSide) -> CastlingRights {
         CastlingRights::from_bits_truncate(1 << (color as u8 * 2 + side as u8))
     }

@@ -115,6 +115,21 @@ pub struct Epd {
 
 impl Epd {
     /// The operand of the first operation with `opcode`, if any.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use eldest_board::Position;
+    ///
+    /// let epd = Position::from_epd(
+    ///     r#"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - bm e4; id "start";"#,
+    /// )?;
+    /// assert_eq!(epd.operation("bm"), Some("e4"));
+    /// // String operands come without their quotes.
+    /// assert_eq!(epd.operation("id"), Some("start"));
+    /// assert_eq!(epd.operation("am"), None);
+    /// # Ok::<(), eldest_board::FenError>(())
+    /// ```
     pub fn operation(&self, opcode: &str) -> Option<&str> {
         self.operations
             .iter()
@@ -163,6 +178,19 @@ impl Position {
     ///
     /// # Errors
     /// A [`FenError`] for the position fields or a malformed operation.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use eldest_board::{FenError, Position};
+    ///
+    /// let epd = Position::from_epd("4k3/8/8/8/8/8/8/4K2R w K - hmvc 7; fmvn 40;")?;
+    /// assert_eq!(epd.position.halfmove_clock(), 7);
+    /// assert_eq!(epd.position.fullmove_number(), 40);
+    /// assert_eq!(epd.operations.len(), 2);
+    /// assert_eq!(Position::from_epd("8/8/8 w - -"), Err(FenError::RankCount(3)));
+    /// # Ok::<(), FenError>(())
+    /// ```
     pub fn from_epd(line: &str) -> Result<Epd, FenError> {
         let line = line.trim();
         let mut fields = Vec::with_capacity(4);
@@ -194,6 +222,19 @@ impl Position {
     }
 
     /// The position as X-FEN (plain FEN for standard chess).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use eldest_board::{Position, STARTPOS_FEN};
+    ///
+    /// assert_eq!(Position::startpos().to_fen(), STARTPOS_FEN);
+    /// // Missing move counters are written as 0 and 1.
+    /// let pos = Position::from_fen("4k3/8/8/8/8/8/8/4K3 w - -")?;
+    /// assert_eq!(pos.to_fen(), "4k3/8/8/8/8/8/8/4K3 w - - 0 1");
+    /// assert_eq!(pos.to_string(), pos.to_fen());
+    /// # Ok::<(), eldest_board::FenError>(())
+    /// ```
     pub fn to_fen(&self) -> String {
         self.to_string()
     }
@@ -419,7 +460,7 @@ fn parse_en_passant(position: &mut Position, field: &str) -> Result<(), FenError
     if !plausible {
         return Err(FenError::ImpossibleEnPassant(ep));
     }
-    // Keep the square only when a pawn could capture there, as Position::play does.
+    // Keep the square only when a pawn could capture there, as Position::play_unchecked does.
     let capturers = crate::attacks::pawn_attacks(them, ep) & position.pieces_of(us, PieceKind::Pawn);
     if capturers.is_nonempty() {
         position.en_passant = Some(ep);

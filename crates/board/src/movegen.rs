@@ -60,6 +60,22 @@ pub struct PieceMoves {
 
 impl PieceMoves {
     /// The number of moves in the set (four per destination for promotions).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use eldest_board::{Bitboard, Position, Square, Stage};
+    ///
+    /// let pos = Position::from_fen("k7/4P3/8/8/8/8/8/4K3 w - - 0 1")?;
+    /// let mut len = 0;
+    /// pos.generate_moves_from(Stage::All, Bitboard::from_square(Square::E7), |set| {
+    ///     len = set.len();
+    ///     true
+    /// });
+    /// // One destination, e8, and four pieces to promote to.
+    /// assert_eq!(len, 4);
+    /// # Ok::<(), eldest_board::FenError>(())
+    /// ```
     #[inline(always)]
     pub fn len(&self) -> usize {
         let n = self.to.popcount() as usize;
@@ -71,6 +87,22 @@ impl PieceMoves {
     }
 
     /// Whether the set holds no move.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use eldest_board::{Position, Stage};
+    ///
+    /// // The generator only reports sets that hold at least one move.
+    /// let mut sets = 0;
+    /// Position::startpos().generate_moves(Stage::All, |set| {
+    ///     assert!(!set.is_empty());
+    ///     sets += 1;
+    ///     false
+    /// });
+    /// // At the start, two knights and eight pawns can move.
+    /// assert_eq!(sets, 10);
+    /// ```
     #[inline(always)]
     pub fn is_empty(&self) -> bool {
         self.to.is_empty()
@@ -99,6 +131,24 @@ impl PieceMoves {
     }
 
     /// Whether `mv` is one of the moves of this set.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use eldest_board::{Bitboard, Move, MoveKind, PieceKind, Position, Square, Stage};
+    ///
+    /// let pos = Position::startpos();
+    /// let double_push = Move::new(Square::E2, Square::E4, MoveKind::DoublePush);
+    /// let mut found = false;
+    /// pos.generate_moves_from(Stage::All, Bitboard::from_square(Square::E2), |set| {
+    ///     assert_eq!(set.piece, PieceKind::Pawn);
+    ///     found = set.contains(double_push);
+    ///     // The kind must match too: e2e4 is a double push, not a quiet move.
+    ///     assert!(!set.contains(Move::new(Square::E2, Square::E4, MoveKind::Quiet)));
+    ///     true
+    /// });
+    /// assert!(found);
+    /// ```
     pub fn contains(&self, mv: Move) -> bool {
         mv.from() == self.from
             && self.to.contains(mv.to())
@@ -167,6 +217,16 @@ pub struct MoveList {
 
 impl MoveList {
     /// An empty list.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use eldest_board::MoveList;
+    ///
+    /// let list = MoveList::new();
+    /// assert!(list.is_empty());
+    /// assert_eq!(list.len(), 0);
+    /// ```
     #[inline]
     pub fn new() -> MoveList {
         MoveList {
@@ -179,6 +239,18 @@ impl MoveList {
     ///
     /// # Panics
     /// If the list already holds [`MAX_MOVES`] moves, which no position accepted by this crate can produce.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use eldest_board::{Move, MoveKind, MoveList, Square};
+    ///
+    /// let mut list = MoveList::new();
+    /// list.push(Move::new(Square::E2, Square::E4, MoveKind::DoublePush));
+    /// list.push(Move::new(Square::G1, Square::F3, MoveKind::Quiet));
+    /// assert_eq!(list.len(), 2);
+    /// assert_eq!(list[1].to(), Square::F3);
+    /// ```
     #[inline(always)]
     pub fn push(&mut self, mv: Move) {
         self.moves[self.len] = mv;
@@ -186,6 +258,17 @@ impl MoveList {
     }
 
     /// Empties the list.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use eldest_board::Position;
+    ///
+    /// let mut moves = Position::startpos().legal_moves();
+    /// assert_eq!(moves.len(), 20);
+    /// moves.clear();
+    /// assert!(moves.is_empty());
+    /// ```
     #[inline]
     pub fn clear(&mut self) {
         self.len = 0;
@@ -230,6 +313,22 @@ impl<'a> IntoIterator for &'a MoveList {
 impl Position {
     /// Calls `visit` with each non-empty set of legal moves of `stage`, for pieces standing on `from_mask`,
     /// until `visit` returns `true` (stop). Returns whether it was stopped.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use eldest_board::{PieceKind, Position, Stage};
+    ///
+    /// let pos = Position::startpos();
+    /// let mut knight_moves = 0;
+    /// // Only the side to move's pieces move, though the mask holds the black knights too.
+    /// let stopped = pos.generate_moves_from(Stage::All, pos.pieces(PieceKind::Knight), |set| {
+    ///     knight_moves += set.len();
+    ///     false
+    /// });
+    /// assert!(!stopped);
+    /// assert_eq!(knight_moves, 4);
+    /// ```
     #[inline]
     pub fn generate_moves_from(
         &self,
@@ -246,12 +345,44 @@ impl Position {
 
     /// Calls `visit` with each non-empty set of legal moves of `stage` until it returns `true` (stop).
     /// Returns whether it was stopped.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use eldest_board::{Position, Stage};
+    ///
+    /// let pos = Position::startpos();
+    /// let mut moves = 0;
+    /// let stopped = pos.generate_moves(Stage::All, |set| {
+    ///     moves += set.len();
+    ///     false
+    /// });
+    /// assert!(!stopped);
+    /// assert_eq!(moves, 20);
+    /// // Returning `true` stops the generation at once.
+    /// assert!(pos.generate_moves(Stage::All, |_| true));
+    /// ```
     #[inline]
     pub fn generate_moves(&self, stage: Stage, visit: impl FnMut(PieceMoves) -> bool) -> bool {
         self.generate_moves_from(stage, Bitboard::FULL, visit)
     }
 
     /// The legal moves of `stage` in a list.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use eldest_board::{Position, Stage};
+    ///
+    /// // After 1.e4 d5, exd5 is white's only capture.
+    /// let pos = Position::from_fen("rnbqkbnr/ppp1pppp/8/3p4/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2")?;
+    /// let noisy = pos.moves(Stage::Noisy);
+    /// assert_eq!(noisy.len(), 1);
+    /// assert_eq!(pos.move_to_san(noisy[0]), "exd5");
+    /// assert_eq!(pos.moves(Stage::Quiet).len(), 30);
+    /// assert_eq!(pos.moves(Stage::All).len(), 31);
+    /// # Ok::<(), eldest_board::FenError>(())
+    /// ```
     pub fn moves(&self, stage: Stage) -> MoveList {
         let mut list = MoveList::new();
         self.generate_moves(stage, |set| {
@@ -264,21 +395,74 @@ impl Position {
     }
 
     /// All legal moves.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use eldest_board::Position;
+    ///
+    /// let moves = Position::startpos().legal_moves();
+    /// assert_eq!(moves.len(), 20);
+    /// assert!(moves.iter().all(|mv| !mv.is_capture()));
+    /// ```
     pub fn legal_moves(&self) -> MoveList {
         self.moves(Stage::All)
     }
 
     /// Captures and promotions: the search's first stage and its quiescence moves.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use eldest_board::{PieceKind, Position};
+    ///
+    /// assert!(Position::startpos().noisy_moves().is_empty());
+    /// // A pawn about to promote: all four promotions are noisy, captures or not.
+    /// let pos = Position::from_fen("k7/4P3/8/8/8/8/8/4K3 w - - 0 1")?;
+    /// let noisy = pos.noisy_moves();
+    /// assert_eq!(noisy.len(), 4);
+    /// assert!(noisy.iter().all(|mv| mv.promotion().is_some()));
+    /// assert!(noisy.iter().any(|mv| mv.promotion() == Some(PieceKind::Knight)));
+    /// # Ok::<(), eldest_board::FenError>(())
+    /// ```
     pub fn noisy_moves(&self) -> MoveList {
         self.moves(Stage::Noisy)
     }
 
     /// Legal moves that neither capture nor promote.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use eldest_board::Position;
+    ///
+    /// assert_eq!(Position::startpos().quiet_moves().len(), 20);
+    /// // Promotions are not quiet: here only the five king moves are.
+    /// let pos = Position::from_fen("k7/4P3/8/8/8/8/8/4K3 w - - 0 1")?;
+    /// let quiet = pos.quiet_moves();
+    /// assert_eq!(quiet.len(), 5);
+    /// assert!(quiet.iter().all(|mv| mv.from() == pos.king(pos.side_to_move())));
+    /// # Ok::<(), eldest_board::FenError>(())
+    /// ```
     pub fn quiet_moves(&self) -> MoveList {
         self.moves(Stage::Quiet)
     }
 
     /// The legal replies to a check: all legal moves when in check, none otherwise.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use eldest_board::Position;
+    ///
+    /// assert!(Position::startpos().evasions().is_empty());
+    /// // The rook on h1 checks the king on e1, which must step up to d2, e2 or f2.
+    /// let pos = Position::from_fen("4k3/8/8/8/8/8/8/4K2r w - - 0 1")?;
+    /// let evasions = pos.evasions();
+    /// assert_eq!(evasions.len(), 3);
+    /// assert_eq!(evasions.len(), pos.legal_moves().len());
+    /// # Ok::<(), eldest_board::FenError>(())
+    /// ```
     pub fn evasions(&self) -> MoveList {
         if self.in_check() {
             self.legal_moves()
@@ -289,6 +473,19 @@ impl Position {
 
     /// The number of legal moves, counted set by set without building a list; the pushes and captures of
     /// unpinned pawns are counted for all pawns at once.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use eldest_board::Position;
+    ///
+    /// assert_eq!(Position::startpos().count_moves(), 20);
+    /// // "Kiwipete", a standard perft test position.
+    /// let pos = Position::from_fen("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1")?;
+    /// assert_eq!(pos.count_moves(), 48);
+    /// assert_eq!(pos.count_moves(), pos.legal_moves().len());
+    /// # Ok::<(), eldest_board::FenError>(())
+    /// ```
     #[inline]
     pub fn count_moves(&self) -> usize {
         let mut count = 0;
@@ -301,12 +498,38 @@ impl Position {
     }
 
     /// Whether the side to move has any legal move.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use eldest_board::Position;
+    ///
+    /// assert!(Position::startpos().has_legal_move());
+    /// // Stalemate: the black king on a8 cannot move and is not in check.
+    /// let pos = Position::from_fen("k7/8/1Q6/8/8/8/8/7K b - - 0 1")?;
+    /// assert!(!pos.has_legal_move());
+    /// assert!(!pos.in_check());
+    /// # Ok::<(), eldest_board::FenError>(())
+    /// ```
     pub fn has_legal_move(&self) -> bool {
         self.generate::<ALL>(Bitboard::FULL, &mut |_| true)
     }
 
     /// Whether `mv` is legal in this position (including that its kind bits match the position: a quiet move
     /// onto an enemy piece, or a castling flag on a normal king move, is not legal).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use eldest_board::{Move, MoveKind, Position, Square};
+    ///
+    /// let pos = Position::startpos();
+    /// assert!(pos.is_legal(Move::new(Square::E2, Square::E4, MoveKind::DoublePush)));
+    /// // The wrong kind, an unreachable square, and a black move with white to move:
+    /// assert!(!pos.is_legal(Move::new(Square::E2, Square::E4, MoveKind::Quiet)));
+    /// assert!(!pos.is_legal(Move::new(Square::E2, Square::E5, MoveKind::Quiet)));
+    /// assert!(!pos.is_legal(Move::new(Square::E7, Square::E5, MoveKind::DoublePush)));
+    /// ```
     pub fn is_legal(&self, mv: Move) -> bool {
         let mut found = false;
         if !self.colored(self.side_to_move).contains(mv.from()) {

@@ -89,6 +89,18 @@ impl Move {
     ///
     /// # Panics
     /// If `from == to`: no chess move leaves a piece where it was.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use eldest_board::{Move, MoveKind, Position, Square};
+    ///
+    /// let mv = Move::new(Square::E2, Square::E4, MoveKind::DoublePush);
+    /// assert_eq!((mv.from(), mv.to(), mv.kind()), (Square::E2, Square::E4, MoveKind::DoublePush));
+    /// // The same move the start position generates for e2e4.
+    /// assert_eq!(Position::startpos().parse_uci_move("e2e4")?, mv);
+    /// # Ok::<(), eldest_board::UciMoveError>(())
+    /// ```
     #[inline(always)]
     pub const fn new(from: Square, to: Square, kind: MoveKind) -> Move {
         assert!(from as u8 != to as u8, "a move must change squares");
@@ -100,6 +112,17 @@ impl Move {
     }
 
     /// The 16-bit encoding (never zero), as stored in the transposition table.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use eldest_board::{Move, MoveKind, Square};
+    ///
+    /// // a1 is square 0 and b1 square 1: from in bits 0-5, to in bits 6-11, the kind above them.
+    /// let mv = Move::new(Square::A1, Square::B1, MoveKind::Quiet);
+    /// assert_eq!(mv.to_bits(), 1 << 6);
+    /// assert_eq!(Move::from_bits(mv.to_bits()), Some(mv));
+    /// ```
     #[inline(always)]
     pub const fn to_bits(self) -> u16 {
         self.0.get()
@@ -108,6 +131,17 @@ impl Move {
     /// The move of a 16-bit encoding, or `None` for zero or an encoding no move has (same from and to
     /// square, or an unused kind). The move may still be illegal in a given position: check with
     /// [`Position::is_legal`](crate::Position::is_legal).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use eldest_board::{Move, MoveKind, Square};
+    ///
+    /// assert_eq!(Move::from_bits(1 << 6), Some(Move::new(Square::A1, Square::B1, MoveKind::Quiet)));
+    /// // Zero, and an encoding whose from and to squares are both e4 (28), are no moves.
+    /// assert_eq!(Move::from_bits(0), None);
+    /// assert_eq!(Move::from_bits(28 | 28 << 6), None);
+    /// ```
     pub const fn from_bits(bits: u16) -> Option<Move> {
         let from = bits & 63;
         let to = (bits >> 6) & 63;
@@ -122,12 +156,38 @@ impl Move {
     }
 
     /// The square the moving piece leaves.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use eldest_board::{Position, Square};
+    ///
+    /// let mv = Position::startpos().parse_san("Nf3")?;
+    /// assert_eq!(mv.from(), Square::G1);
+    /// assert_eq!(mv.to(), Square::F3);
+    /// # Ok::<(), eldest_board::SanError>(())
+    /// ```
     #[inline(always)]
     pub const fn from(self) -> Square {
         Square::ALL[(self.0.get() & 63) as usize]
     }
 
     /// The square the moving piece goes to; for castling, the square of the castling rook.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use eldest_board::{Position, Square};
+    ///
+    /// let pos = Position::from_fen("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1")?;
+    /// let castle = pos.parse_san("O-O")?;
+    /// // Castling is encoded as the king taking its own rook...
+    /// assert_eq!(castle.from(), Square::E1);
+    /// assert_eq!(castle.to(), Square::H1);
+    /// // ...though standard UCI writes the king's destination.
+    /// assert_eq!(pos.move_to_uci(castle), "e1g1");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     #[inline(always)]
     pub const fn to(self) -> Square {
         Square::ALL[((self.0.get() >> 6) & 63) as usize]
@@ -139,6 +199,19 @@ impl Move {
     }
 
     /// The kind of move.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use eldest_board::{Move, MoveKind, PieceKind, Position, Square};
+    ///
+    /// let pos = Position::startpos();
+    /// assert_eq!(pos.parse_uci_move("e2e4")?.kind(), MoveKind::DoublePush);
+    /// assert_eq!(pos.parse_uci_move("e2e3")?.kind(), MoveKind::Quiet);
+    /// let promotion = MoveKind::Promotion { piece: PieceKind::Knight, capture: true };
+    /// assert_eq!(Move::new(Square::B7, Square::A8, promotion).kind(), promotion);
+    /// # Ok::<(), eldest_board::UciMoveError>(())
+    /// ```
     #[inline(always)]
     pub const fn kind(self) -> MoveKind {
         let flags = self.flags();
@@ -159,12 +232,36 @@ impl Move {
     }
 
     /// Whether the move captures (en passant and capturing promotions included).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use eldest_board::{Move, MoveKind, PieceKind, Square};
+    ///
+    /// assert!(Move::new(Square::E4, Square::D5, MoveKind::Capture).is_capture());
+    /// assert!(Move::new(Square::E5, Square::D6, MoveKind::EnPassant).is_capture());
+    /// let take_and_promote = MoveKind::Promotion { piece: PieceKind::Queen, capture: true };
+    /// assert!(Move::new(Square::B7, Square::A8, take_and_promote).is_capture());
+    /// let push_and_promote = MoveKind::Promotion { piece: PieceKind::Queen, capture: false };
+    /// assert!(!Move::new(Square::B7, Square::B8, push_and_promote).is_capture());
+    /// assert!(!Move::new(Square::E2, Square::E4, MoveKind::DoublePush).is_capture());
+    /// ```
     #[inline(always)]
     pub const fn is_capture(self) -> bool {
         self.flags() & CAPTURE != 0
     }
 
     /// The promotion piece, if the move promotes.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use eldest_board::{Move, MoveKind, PieceKind, Square};
+    ///
+    /// let underpromotion = MoveKind::Promotion { piece: PieceKind::Knight, capture: false };
+    /// assert_eq!(Move::new(Square::E7, Square::E8, underpromotion).promotion(), Some(PieceKind::Knight));
+    /// assert_eq!(Move::new(Square::E2, Square::E4, MoveKind::DoublePush).promotion(), None);
+    /// ```
     #[inline(always)]
     pub const fn promotion(self) -> Option<PieceKind> {
         let flags = self.flags();
@@ -176,18 +273,58 @@ impl Move {
     }
 
     /// Whether the move captures or promotes: the moves of the search's first generation stage.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use eldest_board::{Move, MoveKind, PieceKind, Square};
+    ///
+    /// assert!(Move::new(Square::E4, Square::D5, MoveKind::Capture).is_noisy());
+    /// let promotion = MoveKind::Promotion { piece: PieceKind::Queen, capture: false };
+    /// assert!(Move::new(Square::E7, Square::E8, promotion).is_noisy());
+    /// assert!(!Move::new(Square::G1, Square::F3, MoveKind::Quiet).is_noisy());
+    /// assert!(!Move::new(Square::E1, Square::H1, MoveKind::Castle).is_noisy());
+    /// ```
     #[inline(always)]
     pub const fn is_noisy(self) -> bool {
         self.flags() & (CAPTURE | PROMOTION) != 0
     }
 
     /// Whether the move is castling.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use eldest_board::{Move, MoveKind, Position, Square};
+    ///
+    /// // Both castling moves are legal here.
+    /// let pos = Position::from_fen("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1")?;
+    /// assert_eq!(pos.legal_moves().iter().filter(|mv| mv.is_castle()).count(), 2);
+    /// assert!(Move::new(Square::E1, Square::A1, MoveKind::Castle).is_castle());
+    /// assert!(!Move::new(Square::E1, Square::D1, MoveKind::Quiet).is_castle());
+    /// # Ok::<(), eldest_board::FenError>(())
+    /// ```
     #[inline(always)]
     pub const fn is_castle(self) -> bool {
         self.flags() == CASTLE
     }
 
     /// Whether the move is an en-passant capture.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use eldest_board::Position;
+    ///
+    /// // Black has just played d7-d5 beside the white pawn on e5.
+    /// let pos = Position::from_fen("4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 2")?;
+    /// let mv = pos.parse_uci_move("e5d6")?;
+    /// assert!(mv.is_en_passant());
+    /// assert!(mv.is_capture());
+    /// assert_eq!(pos.move_to_san(mv), "exd6");
+    /// assert!(!pos.parse_uci_move("e1e2")?.is_en_passant());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     #[inline(always)]
     pub const fn is_en_passant(self) -> bool {
         self.flags() == EN_PASSANT

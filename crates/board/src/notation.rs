@@ -90,6 +90,18 @@ impl fmt::Display for UciMove {
 impl Move {
     /// The move in UCI long algebraic notation: castling as king-to-destination (`e1g1`), or as king takes own
     /// rook (`e1h1`) when `chess960` is set.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use eldest_board::{Move, MoveKind, PieceKind, Square};
+    ///
+    /// let castle = Move::new(Square::E1, Square::H1, MoveKind::Castle);
+    /// assert_eq!(castle.to_uci(false).to_string(), "e1g1");
+    /// assert_eq!(castle.to_uci(true).to_string(), "e1h1");
+    /// let promotion = MoveKind::Promotion { piece: PieceKind::Queen, capture: false };
+    /// assert_eq!(Move::new(Square::E7, Square::E8, promotion).to_uci(false).to_string(), "e7e8q");
+    /// ```
     pub fn to_uci(self, chess960: bool) -> UciMove {
         UciMove { mv: self, chess960 }
     }
@@ -100,16 +112,45 @@ impl Position {
     ///
     /// # Errors
     /// [`IllegalMoveError`] when `mv` is not legal here; the position is then unchanged.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use eldest_board::{IllegalMoveError, Move, MoveKind, Position, Square};
+    ///
+    /// let mut pos = Position::startpos();
+    /// pos.try_play(Move::new(Square::E2, Square::E4, MoveKind::DoublePush))?;
+    /// assert_eq!(pos.to_fen(), "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1");
+    /// // White may not move twice in a row; the position is left unchanged.
+    /// let before = pos;
+    /// let nf3 = Move::new(Square::G1, Square::F3, MoveKind::Quiet);
+    /// assert_eq!(pos.try_play(nf3), Err(IllegalMoveError(nf3)));
+    /// assert_eq!(pos, before);
+    /// # Ok::<(), IllegalMoveError>(())
+    /// ```
     pub fn try_play(&mut self, mv: Move) -> Result<(), IllegalMoveError> {
         if !self.is_legal(mv) {
             return Err(IllegalMoveError(mv));
         }
-        self.play(mv);
+        self.play_unchecked(mv);
         Ok(())
     }
 
     /// `mv` in UCI notation, castling written the way this position's [Chess960 mode](Position::is_chess960)
     /// asks.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use eldest_board::{Move, MoveKind, Position, Square};
+    ///
+    /// let mut pos = Position::from_fen("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1")?;
+    /// let castle = Move::new(Square::E1, Square::H1, MoveKind::Castle);
+    /// assert_eq!(pos.move_to_uci(castle), "e1g1");
+    /// assert!(pos.set_chess960(true));
+    /// assert_eq!(pos.move_to_uci(castle), "e1h1");
+    /// # Ok::<(), eldest_board::FenError>(())
+    /// ```
     pub fn move_to_uci(&self, mv: Move) -> String {
         mv.to_uci(self.chess960).to_string()
     }
@@ -155,6 +196,20 @@ impl Position {
     /// `mv` in Standard Algebraic Notation, with `+` for check and `#` for mate.
     ///
     /// `mv` must be legal in this position.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use eldest_board::Position;
+    ///
+    /// let pos = Position::startpos();
+    /// assert_eq!(pos.move_to_san(pos.parse_uci_move("g1f3")?), "Nf3");
+    /// assert_eq!(pos.move_to_san(pos.parse_uci_move("e2e4")?), "e4");
+    /// // Both knights can reach d2: the file of the one that moves is added.
+    /// let pos = Position::from_fen("4k3/8/8/8/8/8/8/1N2KN2 w - - 0 1")?;
+    /// assert_eq!(pos.move_to_san(pos.parse_uci_move("b1d2")?), "Nbd2");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn move_to_san(&self, mv: Move) -> String {
         let mut san = String::new();
         let from = mv.from();
@@ -197,7 +252,7 @@ impl Position {
             }
         }
         let mut after = *self;
-        after.play(mv);
+        after.play_unchecked(mv);
         if after.in_check() {
             san.push(if after.has_legal_move() { '+' } else { '#' });
         }
@@ -209,6 +264,22 @@ impl Position {
     ///
     /// # Errors
     /// [`SanError::Syntax`], [`SanError::Illegal`] or [`SanError::Ambiguous`].
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use eldest_board::{Position, SanError, Square};
+    ///
+    /// let pos = Position::startpos();
+    /// assert_eq!(pos.move_to_uci(pos.parse_san("Nf3")?), "g1f3");
+    /// assert_eq!(pos.parse_san("Ke2"), Err(SanError::Illegal("Ke2".to_string())));
+    /// assert_eq!(pos.parse_san("e9"), Err(SanError::Syntax("e9".to_string())));
+    /// // With knights on b1 and f1, "Nd2" could be either.
+    /// let pos = Position::from_fen("4k3/8/8/8/8/8/8/1N2KN2 w - - 0 1")?;
+    /// assert_eq!(pos.parse_san("Nd2"), Err(SanError::Ambiguous("Nd2".to_string())));
+    /// assert_eq!(pos.parse_san("Nfd2")?.from(), Square::F1);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn parse_san(&self, text: &str) -> Result<Move, SanError> {
         let syntax = || SanError::Syntax(text.to_string());
         let core = text.trim().trim_end_matches(['+', '#', '!', '?']);

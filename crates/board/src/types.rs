@@ -19,12 +19,32 @@ macro_rules! indexed_enum {
             pub const NUM: usize = Self::ALL.len();
 
             /// The value's index, `0..NUM`.
+            ///
+            /// # Examples
+            ///
+            /// ```
+            #[doc = concat!("use eldest_board::", stringify!($name), ";")]
+            ///
+            #[doc = concat!("for (i, value) in ", stringify!($name), "::ALL.into_iter().enumerate() {")]
+            ///     assert_eq!(value.index(), i);
+            /// }
+            /// ```
             #[inline(always)]
             pub const fn index(self) -> usize {
                 self as usize
             }
 
             /// The value with index `index`, or `None` if `index >= NUM`.
+            ///
+            /// # Examples
+            ///
+            /// ```
+            #[doc = concat!("use eldest_board::", stringify!($name), ";")]
+            ///
+            #[doc = concat!("assert_eq!(", stringify!($name), "::try_index(0), Some(", stringify!($name), "::ALL[0]));")]
+            #[doc = concat!("assert_eq!(", stringify!($name), "::try_index(", stringify!($name), "::NUM - 1), Some(", stringify!($name), "::ALL[", stringify!($name), "::NUM - 1]));")]
+            #[doc = concat!("assert_eq!(", stringify!($name), "::try_index(", stringify!($name), "::NUM), None);")]
+            /// ```
             #[inline(always)]
             pub const fn try_index(index: usize) -> Option<Self> {
                 if index < Self::NUM { Some(Self::ALL[index]) } else { None }
@@ -40,6 +60,16 @@ indexed_enum! {
 
 impl Color {
     /// The other side.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use eldest_board::Color;
+    ///
+    /// assert_eq!(Color::White.flip(), Color::Black);
+    /// assert_eq!(Color::Black.flip(), Color::White);
+    /// assert_eq!(!Color::White, Color::Black);
+    /// ```
     #[inline(always)]
     pub const fn flip(self) -> Color {
         match self {
@@ -49,6 +79,15 @@ impl Color {
     }
 
     /// The FEN letter of the side: `w` or `b`.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use eldest_board::Color;
+    ///
+    /// assert_eq!(Color::White.to_char(), 'w');
+    /// assert_eq!(Color::Black.to_char(), 'b');
+    /// ```
     pub const fn to_char(self) -> char {
         match self {
             Color::White => 'w',
@@ -57,6 +96,15 @@ impl Color {
     }
 
     /// The rank on which this side's pieces start (and castle).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use eldest_board::{Color, Rank};
+    ///
+    /// assert_eq!(Color::White.back_rank(), Rank::First);
+    /// assert_eq!(Color::Black.back_rank(), Rank::Eighth);
+    /// ```
     #[inline(always)]
     pub const fn back_rank(self) -> Rank {
         match self {
@@ -88,6 +136,15 @@ indexed_enum! {
 
 impl PieceKind {
     /// The lower-case letter of the kind, as in FEN for black and in UCI promotions: `p n b r q k`.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use eldest_board::PieceKind;
+    ///
+    /// assert_eq!(PieceKind::Knight.to_char(), 'n');
+    /// assert_eq!(PieceKind::King.to_char(), 'k');
+    /// ```
     pub const fn to_char(self) -> char {
         match self {
             PieceKind::Pawn => 'p',
@@ -100,6 +157,16 @@ impl PieceKind {
     }
 
     /// The kind of a letter of either case, or `None`.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use eldest_board::PieceKind;
+    ///
+    /// assert_eq!(PieceKind::from_char('Q'), Some(PieceKind::Queen));
+    /// assert_eq!(PieceKind::from_char('n'), Some(PieceKind::Knight));
+    /// assert_eq!(PieceKind::from_char('x'), None);
+    /// ```
     pub const fn from_char(c: char) -> Option<PieceKind> {
         match c.to_ascii_lowercase() {
             'p' => Some(PieceKind::Pawn),
@@ -124,17 +191,48 @@ pub struct Piece {
 
 impl Piece {
     /// The piece of `color` and `kind`.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use eldest_board::{Color, Piece, PieceKind};
+    ///
+    /// let piece = Piece::new(Color::Black, PieceKind::Rook);
+    /// assert_eq!(piece.color, Color::Black);
+    /// assert_eq!(piece.kind, PieceKind::Rook);
+    /// assert_eq!(piece.to_string(), "r");
+    /// ```
     pub const fn new(color: Color, kind: PieceKind) -> Piece {
         Piece { color, kind }
     }
 
     /// The index `0..12` used by the Zobrist tables: white pawn..king, then black pawn..king.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use eldest_board::{Color, Piece, PieceKind};
+    ///
+    /// assert_eq!(Piece::new(Color::White, PieceKind::Pawn).index(), 0);
+    /// assert_eq!(Piece::new(Color::White, PieceKind::King).index(), 5);
+    /// assert_eq!(Piece::new(Color::Black, PieceKind::Pawn).index(), 6);
+    /// assert_eq!(Piece::new(Color::Black, PieceKind::King).index(), 11);
+    /// ```
     #[inline(always)]
     pub const fn index(self) -> usize {
         self.color.index() * PieceKind::NUM + self.kind.index()
     }
 
     /// The FEN letter: upper case for white, lower case for black.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use eldest_board::{Color, Piece, PieceKind};
+    ///
+    /// assert_eq!(Piece::new(Color::White, PieceKind::Knight).to_char(), 'N');
+    /// assert_eq!(Piece::new(Color::Black, PieceKind::Queen).to_char(), 'q');
+    /// ```
     pub const fn to_char(self) -> char {
         let c = self.kind.to_char();
         match self.color {
@@ -144,6 +242,16 @@ impl Piece {
     }
 
     /// The piece of a FEN letter, or `None`.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use eldest_board::{Color, Piece, PieceKind};
+    ///
+    /// assert_eq!(Piece::from_char('K'), Some(Piece::new(Color::White, PieceKind::King)));
+    /// assert_eq!(Piece::from_char('p'), Some(Piece::new(Color::Black, PieceKind::Pawn)));
+    /// assert_eq!(Piece::from_char('1'), None);
+    /// ```
     pub const fn from_char(c: char) -> Option<Piece> {
         let color = if c.is_ascii_uppercase() {
             Color::White
@@ -170,11 +278,30 @@ indexed_enum! {
 
 impl File {
     /// The lower-case letter of the file.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use eldest_board::File;
+    ///
+    /// assert_eq!(File::A.to_char(), 'a');
+    /// assert_eq!(File::H.to_char(), 'h');
+    /// ```
     pub const fn to_char(self) -> char {
         (b'a' + self as u8) as char
     }
 
     /// The file of a letter `a..=h` (lower case only, as in squares), or `None`.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use eldest_board::File;
+    ///
+    /// assert_eq!(File::from_char('e'), Some(File::E));
+    /// assert_eq!(File::from_char('E'), None);
+    /// assert_eq!(File::from_char('i'), None);
+    /// ```
     pub const fn from_char(c: char) -> Option<File> {
         if c >= 'a' && c <= 'h' {
             File::try_index(c as usize - 'a' as usize)
@@ -194,11 +321,30 @@ indexed_enum! {
 
 impl Rank {
     /// The digit of the rank.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use eldest_board::Rank;
+    ///
+    /// assert_eq!(Rank::First.to_char(), '1');
+    /// assert_eq!(Rank::Eighth.to_char(), '8');
+    /// ```
     pub const fn to_char(self) -> char {
         (b'1' + self as u8) as char
     }
 
     /// The rank of a digit `1..=8`, or `None`.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use eldest_board::Rank;
+    ///
+    /// assert_eq!(Rank::from_char('4'), Some(Rank::Fourth));
+    /// assert_eq!(Rank::from_char('0'), None);
+    /// assert_eq!(Rank::from_char('9'), None);
+    /// ```
     pub const fn from_char(c: char) -> Option<Rank> {
         if c >= '1' && c <= '8' {
             Rank::try_index(c as usize - '1' as usize)
@@ -208,6 +354,16 @@ impl Rank {
     }
 
     /// The same rank seen from `color`'s side: `Rank::First.relative_to(Black)` is the eighth.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use eldest_board::{Color, Rank};
+    ///
+    /// assert_eq!(Rank::First.relative_to(Color::Black), Rank::Eighth);
+    /// assert_eq!(Rank::Second.relative_to(Color::Black), Rank::Seventh);
+    /// assert_eq!(Rank::Second.relative_to(Color::White), Rank::Second);
+    /// ```
     #[inline(always)]
     pub const fn relative_to(self, color: Color) -> Rank {
         match color {
@@ -233,24 +389,64 @@ indexed_enum! {
 
 impl Square {
     /// The square on `file` and `rank`.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use eldest_board::{File, Rank, Square};
+    ///
+    /// assert_eq!(Square::new(File::E, Rank::Fourth), Square::E4);
+    /// // Squares also parse from, and print as, their names.
+    /// assert_eq!("e4".parse::<Square>(), Ok(Square::E4));
+    /// assert_eq!(Square::E4.to_string(), "e4");
+    /// assert!("i9".parse::<Square>().is_err());
+    /// ```
     #[inline(always)]
     pub const fn new(file: File, rank: Rank) -> Square {
         Square::ALL[rank as usize * 8 + file as usize]
     }
 
     /// The square's file.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use eldest_board::{File, Square};
+    ///
+    /// assert_eq!(Square::E4.file(), File::E);
+    /// assert_eq!(Square::H8.file(), File::H);
+    /// ```
     #[inline(always)]
     pub const fn file(self) -> File {
         File::ALL[self as usize % 8]
     }
 
     /// The square's rank.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use eldest_board::{Rank, Square};
+    ///
+    /// assert_eq!(Square::E4.rank(), Rank::Fourth);
+    /// assert_eq!(Square::A1.rank(), Rank::First);
+    /// ```
     #[inline(always)]
     pub const fn rank(self) -> Rank {
         Rank::ALL[self as usize / 8]
     }
 
     /// The square mirrored vertically when `color` is black (a1 ↔ a8), unchanged for white.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use eldest_board::{Color, Square};
+    ///
+    /// assert_eq!(Square::E2.relative_to(Color::Black), Square::E7);
+    /// assert_eq!(Square::G1.relative_to(Color::Black), Square::G8);
+    /// assert_eq!(Square::E2.relative_to(Color::White), Square::E2);
+    /// ```
     #[inline(always)]
     pub const fn relative_to(self, color: Color) -> Square {
         match color {
@@ -260,6 +456,17 @@ impl Square {
     }
 
     /// The square `df` files and `dr` ranks away, or `None` off the board.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use eldest_board::Square;
+    ///
+    /// // A knight's jump from g1 to f3: one file left, two ranks up.
+    /// assert_eq!(Square::G1.offset(-1, 2), Some(Square::F3));
+    /// assert_eq!(Square::H1.offset(1, 0), None);
+    /// assert_eq!(Square::A1.offset(0, -1), None);
+    /// ```
     pub const fn offset(self, df: i8, dr: i8) -> Option<Square> {
         let file = self.file() as i8 + df;
         let rank = self.rank() as i8 + dr;

@@ -120,7 +120,7 @@ fn walk_with(origin: &str, fen: &str, plies: usize, policy: Policy, rng: &mut Rn
         }
         let after = |mv: Move| {
             let mut after = ours;
-            after.play(mv);
+            after.play_unchecked(mv);
             after
         };
         let ending: Vec<&(String, Move)> = common
@@ -136,7 +136,7 @@ fn walk_with(origin: &str, fen: &str, plies: usize, policy: Policy, rng: &mut Rn
             Policy::Violent if !violent.is_empty() && rng.chance(1, 2) => violent[rng.below(violent.len())],
             _ => &common[rng.below(common.len())],
         };
-        ours.play(*mv);
+        ours.play_unchecked(*mv);
         theirs.play_unchecked(their_moves[uci]);
     }
 }

@@ -155,7 +155,7 @@ fn check_accepted(text: &str, pos: &Position) {
     );
     for &mv in pos.legal_moves().iter() {
         let mut child = *pos;
-        child.play(mv);
+        child.play_unchecked(mv);
         assert_eq!(child.key(), child.compute_key(), "{text:?} after {mv:?}");
         assert_eq!(child.count_moves(), child.legal_moves().len());
         // SAN and UCI of every move read back.

@@ -145,7 +145,7 @@ fn try_play_rejects_illegal_moves_and_leaves_the_position_unchanged() {
                         failures.push(format!("try_play accepted illegal {mv:?}"));
                         continue;
                     }
-                    played.play(mv);
+                    played.play_unchecked(mv);
                     if tried != played {
                         failures.push(format!("try_play({mv:?}) differs from play"));
                     }
@@ -338,7 +338,7 @@ fn incremental_key_equals_compute_key_after_every_move() {
         }
         for &mv in pos.legal_moves().iter() {
             let mut child = *pos;
-            child.play(mv);
+            child.play_unchecked(mv);
             played += 1;
             if child.key() != child.compute_key() {
                 failures.push(format!("key drifted after {mv:?}"));
@@ -415,7 +415,7 @@ fn evasions_are_nonempty_exactly_in_check_with_moves() {
             // Every evasion gets out of check.
             for &mv in evasions.iter() {
                 let mut child = *pos;
-                child.play(mv);
+                child.play_unchecked(mv);
                 let ours = child.king(pos.side_to_move());
                 if child.is_attacked(ours, child.side_to_move()) {
                     failures.push(format!("{mv:?} leaves the king in check"));
@@ -467,7 +467,7 @@ fn divide_sums_to_perft() {
                 .iter()
                 .map(|&mv| {
                     let mut child = *pos;
-                    child.play(mv);
+                    child.play_unchecked(mv);
                     slow_perft(&child, depth - 1)
                 })
                 .sum();
@@ -487,7 +487,7 @@ fn slow_perft(pos: &Position, depth: u32) -> u64 {
         .iter()
         .map(|&mv| {
             let mut child = *pos;
-            child.play(mv);
+            child.play_unchecked(mv);
             slow_perft(&child, depth - 1)
         })
         .sum()

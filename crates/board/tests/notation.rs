@@ -169,7 +169,7 @@ fn uci_errors_say_syntax_or_illegal() {
     );
     let mv = start.parse_uci_move("e2e4").expect("legal");
     let mut after = start;
-    after.play(mv);
+    after.play_unchecked(mv);
     let mut copy = after;
     assert_eq!(copy.try_play(mv), Err(IllegalMoveError(mv)));
     assert_eq!(copy, after);
@@ -188,7 +188,7 @@ fn standard_castling_is_written_king_to_destination_and_read_both_ways() {
     assert_eq!(p.parse_uci_move("e1h1"), Ok(short));
     assert_eq!(p.parse_uci_move("e1a1").map(|m| m.to()), Ok(Square::A1));
     let mut after = p;
-    after.play(short);
+    after.play_unchecked(short);
     assert_eq!(after.to_fen(), "r3k2r/8/8/8/8/8/8/R4RK1 b kq - 1 1");
 }
 
@@ -228,7 +228,7 @@ fn chess960_castling_where_king_step_and_castling_share_squares() {
     assert_eq!(p.move_to_san(castle), "O-O+");
     assert_eq!(p.move_to_san(step), "Kg1");
     let mut after = p;
-    after.play(castle);
+    after.play_unchecked(castle);
     assert_eq!(after.to_fen(), "5k2/8/8/8/8/8/8/5RK1 b - - 1 1");
     // The standard form is refused: a position with its king off the e-file cannot be written in standard
     // notation at all.
@@ -239,7 +239,7 @@ fn chess960_castling_where_king_step_and_castling_share_squares() {
     let p = pos("6k1/8/8/8/8/8/8/6KR w H - 0 1");
     let castle = p.parse_uci_move("g1h1").expect("castling");
     let mut after = p;
-    after.play(castle);
+    after.play_unchecked(castle);
     assert_eq!(after.to_fen(), "6k1/8/8/8/8/8/8/5RK1 b - - 1 1");
 
     // King b1, rook a1, queen-side: king to c1, rook to d1.
@@ -247,14 +247,14 @@ fn chess960_castling_where_king_step_and_castling_share_squares() {
     let castle = p.parse_san("O-O-O").expect("castling");
     assert_eq!(p.move_to_uci(castle), "b1a1");
     let mut after = p;
-    after.play(castle);
+    after.play_unchecked(castle);
     assert_eq!(after.to_fen(), "1k6/8/8/8/8/8/8/2KR4 b - - 1 1");
 
     // King d1, rook e1 on the king side: the king lands on the g-file, passing the rook's square.
     let p = pos("3k4/8/8/8/8/8/8/3KR3 w E - 0 1");
     let castle = p.parse_uci_move("d1e1").expect("castling");
     let mut after = p;
-    after.play(castle);
+    after.play_unchecked(castle);
     assert_eq!(after.to_fen(), "3k4/8/8/8/8/8/8/5RK1 b - - 1 1");
     // An enemy rook on the f-file attacks a square the king crosses: no castling.
     let p = pos("3k1r2/8/8/8/8/8/8/3KR3 w E - 0 1");
@@ -276,6 +276,6 @@ fn chess960_castling_where_king_step_and_castling_share_squares() {
     let p = pos("4k3/8/8/8/8/8/8/1R2K3 w B - 0 1");
     let castle = p.parse_uci_move("e1b1").expect("castling");
     let mut after = p;
-    after.play(castle);
+    after.play_unchecked(castle);
     assert_eq!(after.to_fen(), "4k3/8/8/8/8/8/8/2KR4 b - - 1 1");
 }

@@ -39,7 +39,7 @@ fn play_choices(start: &Position, choices: &[u16]) -> (Vec<Position>, Vec<Move>)
             break;
         }
         let mv = moves[choice as usize % moves.len()];
-        pos.play(mv);
+        pos.play_unchecked(mv);
         positions.push(pos);
         played.push(mv);
     }
@@ -90,8 +90,8 @@ proptest! {
         for (i, &mv) in played.iter().enumerate() {
             let uci = by_uci.move_to_uci(mv);
             let san = by_san.move_to_san(mv);
-            by_uci.play(by_uci.parse_uci_move(&uci).map_err(|e| TestCaseError::fail(e.to_string()))?);
-            by_san.play(by_san.parse_san(&san).map_err(|e| TestCaseError::fail(e.to_string()))?);
+            by_uci.play_unchecked(by_uci.parse_uci_move(&uci).map_err(|e| TestCaseError::fail(e.to_string()))?);
+            by_san.play_unchecked(by_san.parse_san(&san).map_err(|e| TestCaseError::fail(e.to_string()))?);
             prop_assert_eq!(by_uci, positions[i + 1]);
             prop_assert_eq!(by_san, positions[i + 1]);
         }
@@ -108,7 +108,7 @@ proptest! {
             .iter()
             .map(|&mv| {
                 let mut child = *last;
-                child.play(mv);
+                child.play_unchecked(mv);
                 child.count_moves() as u64
             })
             .sum();

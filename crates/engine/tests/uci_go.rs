@@ -39,7 +39,7 @@ fn go_depth_reports_every_iteration_then_a_legal_move() {
         let mv = walk
             .parse_uci_move(text)
             .unwrap_or_else(|e| panic!("pv {pv}: {e}"));
-        walk.play(mv);
+        walk.play_unchecked(mv);
     }
     let best = assert_legal_bestmove(&position, lines.last().unwrap());
     assert_eq!(position.move_to_uci(best), pv.split(' ').next().unwrap());
@@ -216,7 +216,7 @@ fn ponder_then_stop_answers_at_once() {
 fn forces_mate(position: &Position, moves: u32) -> bool {
     position.legal_moves().iter().any(|mv| {
         let mut after = *position;
-        after.play(*mv);
+        after.play_unchecked(*mv);
         let replies = after.legal_moves();
         if replies.is_empty() {
             return after.in_check();
@@ -224,7 +224,7 @@ fn forces_mate(position: &Position, moves: u32) -> bool {
         moves > 1
             && replies.iter().all(|reply| {
                 let mut next = after;
-                next.play(*reply);
+                next.play_unchecked(*reply);
                 forces_mate(&next, moves - 1)
             })
     })
@@ -258,7 +258,7 @@ fn go_mate_finds_mates_in_one_to_four() {
         let best = assert_legal_bestmove(&position, lines.last().unwrap());
         // The move played keeps the mate in n: every reply still loses within n - 1 moves.
         let mut after = position;
-        after.play(best);
+        after.play_unchecked(best);
         let replies = after.legal_moves();
         if replies.is_empty() {
             assert!(
@@ -274,7 +274,7 @@ fn go_mate_finds_mates_in_one_to_four() {
             );
             for &reply in replies.iter() {
                 let mut next = after;
-                next.play(reply);
+                next.play_unchecked(reply);
                 assert!(
                     forces_mate(&next, n - 1),
                     "{fen}: {} lets the mate slip",
@@ -302,16 +302,23 @@ fn searchmoves_restricts_the_best_move() {
         let first = field(info, "pv").unwrap();
         assert!(first == "g1f1" || first == "g1g2", "{info}");
     }
-    // A searchmoves move that is not legal is refused, and nothing is searched.
+    // A searchmoves move that is not legal is dropped with a note; the legal ones are searched.
     engine.send("go depth 3 searchmoves a1a8 e2e4");
-    let answer = engine.sync();
+    let answer = engine.until_bestmove();
     let notes = info_strings(&answer);
     assert_eq!(notes.len(), 1, "{answer:?}");
     assert!(
-        notes[0].contains("move 2 'e2e4'") && notes[0].contains("no search started"),
+        notes[0].contains("move 2 'e2e4'") && notes[0].contains("ignored"),
         "{notes:?}"
     );
-    assert!(!answer.iter().any(|l| l.starts_with("bestmove")));
+    assert!(answer.last().unwrap().starts_with("bestmove a1a8"), "{answer:?}");
+    // None legal: every move is searched, and the go is still answered.
+    engine.send("go depth 2 searchmoves e2e4 h7h8");
+    let answer = engine.until_bestmove();
+    assert!(
+        info_strings(&answer).contains(&"go searchmoves: no legal move left; searching every move"),
+        "{answer:?}"
+    );
     engine.quit();
 }
 
@@ -338,20 +345,50 @@ fn go_perft_prints_stockfish_divide() {
 }
 
 #[test]
-fn a_second_go_during_a_search_is_refused() {
+fn a_second_go_during_a_search_ends_the_first_and_each_gets_one_bestmove() {
     let mut engine = Engine::start();
     engine.send("position startpos");
     engine.send("go infinite");
-    engine.send("go depth 1");
-    let answer = engine.sync();
+    engine.send("go depth 2");
+    // The infinite search is stopped and answered, then the depth-2 search runs to its end and answers.
+    let first = engine.until_bestmove();
     assert!(
-        info_strings(&answer).contains(&"go: a search is already running; send stop first"),
-        "{answer:?}"
+        info_strings(&first).contains(&"go: a search was running; it is stopped and answered first"),
+        "{first:?}"
     );
-    engine.send("stop");
-    let lines = engine.until_bestmove();
-    assert_legal_bestmove(&Position::startpos(), lines.last().unwrap());
-    // Exactly one bestmove: the refused go did not start anything.
+    assert_legal_bestmove(&Position::startpos(), first.last().unwrap());
+    let second = engine.until_bestmove();
+    assert!(
+        second.iter().any(|l| l.starts_with("info depth 2 ")),
+        "the second go searched to its own depth: {second:?}"
+    );
+    assert_legal_bestmove(&Position::startpos(), second.last().unwrap());
+    // Exactly two bestmoves: nothing more comes.
+    assert!(engine.sync().iter().all(|l| !l.starts_with("bestmove")));
+    engine.quit();
+}
+
+#[test]
+fn many_gos_in_a_row_each_get_exactly_one_bestmove() {
+    let mut engine = Engine::start();
+    engine.send("position startpos moves e2e4");
+    for go in [
+        "go infinite",
+        "go depth 30",
+        "go movetime 100000",
+        "go nodes 5000",
+        "go depth 1",
+    ] {
+        engine.send(go);
+    }
+    let mut bestmoves = 0;
+    while bestmoves < 5 {
+        let lines = engine.until_bestmove();
+        let mut after_e4 = Position::startpos();
+        after_e4.play_unchecked(after_e4.parse_uci_move("e2e4").unwrap());
+        assert_legal_bestmove(&after_e4, lines.last().unwrap());
+        bestmoves += 1;
+    }
     assert!(engine.sync().iter().all(|l| !l.starts_with("bestmove")));
     engine.quit();
 }

@@ -405,7 +405,7 @@ fn bestmove_is_legal_over_many_positions() {
             let lines = engine.until_bestmove();
             let mv = assert_legal_bestmove(&position, lines.last().unwrap());
             moves.push(position.move_to_uci(mv));
-            position.play(mv);
+            position.play_unchecked(mv);
             checked += 1;
         }
     }

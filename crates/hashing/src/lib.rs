@@ -1,26 +1,4 @@
-//! Zobrist keys and the move hash of the Eldest chess engine.
-//!
-//! Every position of Eldest is identified by a 64-bit Zobrist key: the XOR of one random key per piece on its
-//! square, per castling right, for the en-passant file and for black to move. The keys here are computed at
-//! compile time by a fixed-seed generator, so they are identical on every machine and every run — which is
-//! what makes `eldest bench` node counts a reproducible signature of the search.
-//!
-//! The crate also provides [`move_hash`], the mix of a position key and a move that Tom Kerrigan's simplified
-//! ABDADA uses to index its `currently_searching` table (seed 000, note 4).
-//!
-//! This crate knows nothing of boards: indices are plain integers (`0..64` squares with a1 = 0, `0..12`
-//! coloured pieces, `0..8` files), so it can sit beneath `eldest-board`.
-//!
-//! ```
-//! use eldest_hashing::{piece_square, side_to_move, move_hash};
-//!
-//! // A white knight (piece index 1) on g1 (square 6) moving to f3 (square 21) changes the key by two XORs.
-//! let before = piece_square(1, 6);
-//! let after = before ^ piece_square(1, 6) ^ piece_square(1, 21) ^ side_to_move();
-//! assert_ne!(before, after);
-//! // The move hash is a pure function of key and move.
-//! assert_eq!(move_hash(after, 0x1234), move_hash(after, 0x1234));
-//! ```
+#![doc = include_str!("../README.md")]
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 #![no_std]

@@ -11,7 +11,7 @@ fn play(position: &mut Position, uci: &str) {
     let mv = position
         .parse_uci_move(uci)
         .unwrap_or_else(|error| panic!("{uci}: {error:?}"));
-    position.play(mv);
+    position.play_unchecked(mv);
 }
 
 /// The game as the UCI `position ... moves ...` command builds it: the start position, then one push per move.
@@ -133,10 +133,10 @@ fn micro_max_verdicts_match_the_pinned_keys_over_all_two_ply_lines() {
     let mut drawn = 0;
     for &first in root.legal_moves().iter() {
         let mut after_first = root;
-        after_first.play(first);
+        after_first.play_unchecked(first);
         for &second in after_first.legal_moves().iter() {
             let mut after_second = after_first;
-            after_second.play(second);
+            after_second.play_unchecked(second);
             let mut path = SearchRepetitions::new(Arc::clone(&history), RepetitionRule::MicroMax);
             path.push(after_first.key(), after_first.halfmove_clock());
             path.push(after_second.key(), after_second.halfmove_clock());

@@ -674,7 +674,7 @@ mod tests {
         let mut game = vec![position.to_fen()];
         for san in &sans {
             let mv = position.parse_san(san).unwrap_or_else(|e| panic!("{san}: {e}"));
-            position.play(mv);
+            position.play_unchecked(mv);
             game.push(position.to_fen());
         }
         assert!(

@@ -376,7 +376,7 @@ impl Engine {
     /// The stored best reply after `mv`, when the principal variation ended at the root move.
     fn ponder_from_table(&self, root: &Position, mv: Move) -> Option<Move> {
         let mut child = *root;
-        child.play(mv);
+        child.play_unchecked(mv);
         let reply = self
             .tt
             .probe(child.key())?

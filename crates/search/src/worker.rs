@@ -780,7 +780,7 @@ impl<H: SearchHooks> SearchContext<'_, '_, H> {
         } = this;
         let quiet = !mv.is_noisy();
         let mut child = *position;
-        child.play(mv);
+        child.play_unchecked(mv);
         let gives_check = child.in_check();
         // Late-move pruning and SEE pruning at shallow depth, once a real score is in hand. Checks are never
         // pruned: a quiet check is how most short mates begin.
@@ -924,7 +924,7 @@ impl<H: SearchHooks> SearchContext<'_, '_, H> {
                 continue;
             }
             let mut child = *position;
-            child.play(mv);
+            child.play_unchecked(mv);
             self.worker.repetitions.push(child.key(), child.halfmove_clock());
             let score = -self.quiescence::<PV>(&child, -beta, -alpha, ply + 1);
             self.worker.repetitions.pop();

@@ -124,7 +124,7 @@ fn threefold_repetition_in_reach_scores_zero() {
     game.push(position.key(), position.halfmove_clock());
     for mv in ["e1d2", "h1h2", "d2e1", "h2h1", "e1d2", "h1h2", "d2e1", "h2h1"] {
         let m = position.parse_uci_move(mv).unwrap();
-        position.play(m);
+        position.play_unchecked(m);
         game.push(position.key(), position.halfmove_clock());
     }
     assert!(game.is_threefold(), "the root itself is a threefold");
@@ -268,7 +268,7 @@ fn best_move_is_legal_over_many_positions_and_thread_counts() {
             }
             if let Some(ponder) = outcome.ponder_move {
                 let mut after = position;
-                after.play(outcome.best_move.unwrap());
+                after.play_unchecked(outcome.best_move.unwrap());
                 assert!(
                     after.is_legal(ponder),
                     "ponder move legal after the best move: {fen}"

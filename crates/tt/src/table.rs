@@ -3,8 +3,6 @@
 use core::fmt;
 use core::sync::atomic::AtomicU8;
 
-use rayon::prelude::*;
-
 use crate::bucket::{Bucket, RELAXED, SLOTS};
 use crate::entry::{Entry, GENERATIONS};
 use crate::error::TableSizeError;
@@ -59,7 +57,7 @@ fn buckets_for_mib(mib: usize) -> Result<usize, TableSizeError> {
     Ok(1 << buckets.ilog2())
 }
 
-/// Allocates `count` empty buckets, zeroing them in parallel.
+/// Allocates `count` empty buckets, zeroing them on every core with the `rayon` feature.
 fn allocate(count: usize) -> Result<Box<[Bucket]>, TableSizeError> {
     let mut buckets = Vec::new();
     buckets
@@ -68,17 +66,19 @@ fn allocate(count: usize) -> Result<Box<[Bucket]>, TableSizeError> {
             bytes: count.saturating_mul(BUCKET_BYTES),
         })?;
     // Serial under Miri, for the reason given at `sum_over_buckets`.
-    if cfg!(miri) {
-        buckets.extend((0..count).map(|_| Bucket::default()));
-    } else {
+    #[cfg(all(feature = "rayon", not(miri)))]
+    {
+        use rayon::prelude::*;
         buckets.par_extend((0..count).into_par_iter().map(|_| Bucket::default()));
     }
+    #[cfg(not(all(feature = "rayon", not(miri))))]
+    buckets.extend((0..count).map(|_| Bucket::default()));
     Ok(buckets.into_boxed_slice())
 }
 
 impl TranspositionTable {
     /// Creates an empty table of at most `mib` MiB: the largest power-of-two number of 64-byte buckets that
-    /// fits (so 100 MiB gives 64 MiB). Memory is zeroed in parallel.
+    /// fits (so 100 MiB gives 64 MiB). Memory is zeroed on every core with the `rayon` feature.
     ///
     /// # Errors
     /// [`TableSizeError::Zero`] for 0 MiB, [`TableSizeError::TooLarge`] beyond [`MAX_MIB`], and
@@ -143,7 +143,7 @@ impl TranspositionTable {
         }
     }
 
-    /// Empties every entry and counter, in parallel with rayon, and resets the generation to 0.
+    /// Empties every entry and counter (on every core with the `rayon` feature) and resets the generation to 0.
     ///
     /// Safe to call at any time, but a search running meanwhile loses what it stored and its `nproc` counts
     /// (its later `leave`s then find nothing and do nothing): call it between searches.
@@ -241,14 +241,18 @@ impl TranspositionTable {
 
     /// Runs `pass` over every bucket and sums what it returns: the table-wide passes (clear, unpin, count).
     ///
-    /// In parallel with rayon, except under Miri: there crossbeam-epoch, inside rayon, fails Stacked Borrows
-    /// and rayon's global pool outlives `main`, so the same closure runs serially. Miri then checks this
-    /// crate's code, not rayon's.
+    /// On every core with the `rayon` feature, except under Miri: there crossbeam-epoch, inside rayon, fails
+    /// Stacked Borrows and rayon's global pool outlives `main`, so the same closure runs serially. Miri then
+    /// checks this crate's code, not rayon's.
     pub(crate) fn sum_over_buckets(&self, pass: impl Fn(&Bucket) -> usize + Sync + Send) -> usize {
-        if cfg!(miri) {
-            self.buckets.iter().map(pass).sum()
-        } else {
+        #[cfg(all(feature = "rayon", not(miri)))]
+        {
+            use rayon::prelude::*;
             self.buckets.par_iter().map(pass).sum()
+        }
+        #[cfg(not(all(feature = "rayon", not(miri))))]
+        {
+            self.buckets.iter().map(pass).sum()
         }
     }
 }

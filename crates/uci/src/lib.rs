@@ -4,8 +4,8 @@
 //! `bestmove` lines. Nothing malformed crashes or blocks it: every problem is answered with an `info string`
 //! naming it, and the command at fault is not acted on.
 //!
-//! [`run`] is the whole engine front end: it reads commands from any [`BufRead`](std::io::BufRead) and writes
-//! answers to any [`Write`](std::io::Write), so tests drive it in-process exactly as a GUI would through
+//! [`run`] is the whole engine front end: it reads commands from any [`std::io::BufRead`] and writes
+//! answers to any [`std::io::Write`], so tests drive it in-process exactly as a GUI would through
 //! stdin/stdout. See `docs/uci.md` for every command and option.
 //!
 //! ```

@@ -301,7 +301,7 @@ impl Session {
         for (index, text) in moves.iter().enumerate() {
             match position.parse_uci_move(text) {
                 Ok(mv) => {
-                    position.play(mv);
+                    position.play_unchecked(mv);
                     played.push((position.key(), position.halfmove_clock()));
                 }
                 Err(error) => {
@@ -324,9 +324,10 @@ impl Session {
 
     fn go(&mut self, go: Go) {
         if self.is_searching() {
-            return self
-                .out
-                .info_string("go: a search is already running; send stop first");
+            // Every go gets its own bestmove: the running search ends (and answers) before this one starts.
+            self.out
+                .info_string("go: a search was running; it is stopped and answered first");
+            self.finish_search();
         }
         if let Some(depth) = go.perft {
             return self.perft(depth);
@@ -337,14 +338,17 @@ impl Session {
             match root.parse_uci_move(text) {
                 Ok(mv) if !search_moves.contains(&mv) => search_moves.push(mv),
                 Ok(_) => {}
-                Err(error) => {
-                    return self.out.info_string(&format!(
-                        "go searchmoves: move {} '{}': {error}; no search started",
-                        index + 1,
-                        crate::error::echo(text)
-                    ));
-                }
+                // Dropped, not a reason to stay silent: the go still gets its bestmove.
+                Err(error) => self.out.info_string(&format!(
+                    "go searchmoves: move {} '{}': {error}; ignored",
+                    index + 1,
+                    crate::error::echo(text)
+                )),
             }
+        }
+        if !go.search_moves.is_empty() && search_moves.is_empty() {
+            self.out
+                .info_string("go searchmoves: no legal move left; searching every move");
         }
         let chess960 = root.is_chess960();
         if root.legal_moves().is_empty() {

@@ -114,7 +114,7 @@ fn parse_position(words: &[&str]) -> Option<Position> {
     };
     for text in words.iter().skip(moves_at + 1) {
         let mv = position.parse_uci_move(text).ok()?;
-        position.play(mv);
+        position.play_unchecked(mv);
     }
     Some(position)
 }

@@ -281,7 +281,7 @@ mod tests {
                 "the game ended before {text}"
             );
             let mv = position.parse_uci_move(text).unwrap();
-            position.play(mv);
+            position.play_unchecked(mv);
             repetitions.record(&position);
         }
         rule_ending(&position, &repetitions)

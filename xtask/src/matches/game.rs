@@ -216,7 +216,7 @@ pub fn play_game(
     for &mv in &opening.moves {
         book.push(position.move_to_san(mv));
         uci_moves.push(position.move_to_uci(mv));
-        position.play(mv);
+        position.play_unchecked(mv);
         repetitions.record(&position);
     }
     let position_prefix = match &opening.start_fen {
@@ -338,7 +338,7 @@ pub fn play_game(
                 elapsed: reply.elapsed,
             });
             uci_moves.push(position.move_to_uci(mv));
-            position.play(mv);
+            position.play_unchecked(mv);
             repetitions.record(&position);
             if let Some(adjudicated) = adjudicator.after_move(mover, reply.score, full_move) {
                 let (result, reason) = match adjudicated {

@@ -133,7 +133,7 @@ pub fn playout(start: &Position, plies: usize, rng: &mut Rng) -> Vec<Position> {
         if moves.is_empty() {
             break;
         }
-        pos.play(moves[rng.below(moves.len())]);
+        pos.play_unchecked(moves[rng.below(moves.len())]);
         positions.push(pos);
     }
     positions

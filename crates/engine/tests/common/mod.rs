@@ -208,7 +208,7 @@ pub fn assert_legal_bestmove(position: &Position, line: &str) -> Move {
         .unwrap_or_else(|e| panic!("{line} in {position}: {e}"));
     if let Some(ponder) = ponder {
         let mut after = *position;
-        after.play(mv);
+        after.play_unchecked(mv);
         after
             .parse_uci_move(&ponder)
             .unwrap_or_else(|e| panic!("ponder of {line} in {position}: {e}"));

@@ -11,7 +11,7 @@
 //! - **What a helper copies.** Each pool thread keeps its own search state (history and tables stay warm in
 //!   its cache across split points and searches); joining a split point copies only the path: the repetition
 //!   list, the killers and the static evaluations of the plies above, and the root restrictions.
-//! - **Cutoffs.** Every split point has a [`Cutoff`] flag linked to the flags of the split points opened below
+//! - **Cutoffs.** Every split point has a `Cutoff` flag linked to the flags of the split points opened below
 //!   it; a brother that fails high sets its split point's flag and, through the links, every flag below — so
 //!   each node checks one flag, its own innermost split point's, instead of walking the chain above it.
 
