@@ -223,6 +223,10 @@ impl Position {
 
     /// The position as X-FEN (plain FEN for standard chess).
     ///
+    /// X-FEN does not record Chess960 mode, which only chooses the UCI notation of castling: a Chess960
+    /// position whose castling looks standard (king on e, rooks on a and h, or no rights) reads back in
+    /// standard mode; everything else reads back identical.
+    ///
     /// # Examples
     ///
     /// ```

@@ -24,6 +24,15 @@ pub struct Opening {
     pub moves: Vec<Move>,
 }
 
+/// The two formats of an openings file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Format {
+    /// One position per line.
+    Epd,
+    /// Games, whose main lines are the openings.
+    Pgn,
+}
+
 /// Reads the openings of `path` (`.epd` or `.pgn`), keeping at most `max_plies` moves of each PGN game.
 ///
 /// # Errors
@@ -32,30 +41,47 @@ pub struct Opening {
 pub fn load(path: &Path, max_plies: Option<usize>) -> Result<Vec<Opening>, String> {
     let text = std::fs::read_to_string(path)
         .map_err(|e| format!("cannot read openings file {}: {e}", path.display()))?;
-    let extension = path
+    let format = match path
         .extension()
         .and_then(|e| e.to_str())
-        .map(str::to_ascii_lowercase);
-    let mut openings = match extension.as_deref() {
-        Some("epd") => parse_epd(&text),
-        Some("pgn") => parse_pgn(&text, max_plies),
-        _ => Err("the openings file must end in .epd or .pgn".to_string()),
-    }
-    .map_err(|e| format!("{}: {e}", path.display()))?;
+        .map(str::to_ascii_lowercase)
+        .as_deref()
+    {
+        Some("epd") => Format::Epd,
+        Some("pgn") => Format::Pgn,
+        _ => {
+            return Err(format!(
+                "{}: the openings file must end in .epd or .pgn",
+                path.display()
+            ));
+        }
+    };
+    parse(&text, format, max_plies).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+/// The openings of an EPD or PGN text, checked: each is a legal standard-chess line that does not end the game.
+/// This is [`load`] without the file, and what the fuzz target `openings` feeds arbitrary text.
+///
+/// # Errors
+/// As [`load`], without the file name.
+pub fn parse(text: &str, format: Format, max_plies: Option<usize>) -> Result<Vec<Opening>, String> {
+    let mut openings = match format {
+        Format::Epd => parse_epd(text),
+        Format::Pgn => parse_pgn(text, max_plies),
+    }?;
     for opening in &mut openings {
         if let Some(limit) = max_plies {
             opening.moves.truncate(limit);
         }
     }
     if openings.is_empty() {
-        return Err(format!("{}: no openings in the file", path.display()));
+        return Err("no openings in the file".to_string());
     }
     for opening in &openings {
         // The runner speaks standard UCI castling (e1g1) and never sets UCI_Chess960.
         if opening.start.is_chess960() {
             return Err(format!(
-                "{}: opening '{}' is a Chess960 position, which is not supported",
-                path.display(),
+                "opening '{}' is a Chess960 position, which is not supported",
                 opening.name
             ));
         }
@@ -63,13 +89,12 @@ pub fn load(path: &Path, max_plies: Option<usize>) -> Result<Vec<Opening>, Strin
         let mut position = opening.start;
         repetitions.record(&position);
         for &mv in &opening.moves {
-            position.play(mv);
+            position.play_unchecked(mv);
             repetitions.record(&position);
         }
         if let Some(ending) = rule_ending(&position, &repetitions) {
             return Err(format!(
-                "{}: opening '{}' leaves a finished game ({ending:?})",
-                path.display(),
+                "opening '{}' leaves a finished game ({ending:?})",
                 opening.name
             ));
         }
@@ -105,7 +130,7 @@ fn parse_epd(text: &str) -> Result<Vec<Opening>, String> {
                     let mv = position
                         .parse_uci_move(text)
                         .map_err(|e| at(format!("moves: {e}")))?;
-                    position.play(mv);
+                    position.play_unchecked(mv);
                     played.push(mv);
                 }
                 if position.key() != epd.position.key() {
@@ -259,7 +284,7 @@ fn parse_pgn(text: &str, max_plies: Option<usize>) -> Result<Vec<Opening>, Strin
             let mv = position
                 .parse_san(&san)
                 .map_err(|e| at(format!("ply {}: {e}", moves.len() + 1)))?;
-            position.play(mv);
+            position.play_unchecked(mv);
             moves.push(mv);
         }
         let name = game
@@ -364,7 +389,7 @@ mod tests {
                 .iter()
                 .map(|&mv| {
                     let san = position.move_to_san(mv);
-                    position.play(mv);
+                    position.play_unchecked(mv);
                     san
                 })
                 .collect()
