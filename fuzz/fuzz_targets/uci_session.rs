@@ -7,32 +7,13 @@
 //! table sizes. The end of the input stops a running search, as `quit` does.
 #![no_main]
 
-use eldest_uci::{Command, parse_line};
+use eldest_uci::{Command, command_word, parse_line};
 use libfuzzer_sys::fuzz_target;
 use std::io::Write;
 use std::sync::{Arc, Mutex};
 
 /// Lines per input: enough for any sequence of states, few enough to stay fast.
 const MAX_LINES: usize = 48;
-/// The words that start a command (as the parser knows them).
-const COMMANDS: [&str; 15] = [
-    "uci",
-    "debug",
-    "isready",
-    "setoption",
-    "register",
-    "ucinewgame",
-    "position",
-    "go",
-    "stop",
-    "ponderhit",
-    "quit",
-    "d",
-    "eval",
-    "bench",
-    "perft",
-];
-
 /// What the engine writes.
 #[derive(Clone, Default)]
 struct Transcript(Arc<Mutex<Vec<u8>>>);
@@ -49,12 +30,6 @@ impl Write for Transcript {
     fn flush(&mut self) -> std::io::Result<()> {
         Ok(())
     }
-}
-
-/// The command word of a line, as the parser finds it (unknown tokens in front are skipped).
-fn command_word(line: &str) -> Option<&str> {
-    line.split(char::is_whitespace)
-        .find(|token| COMMANDS.contains(token))
 }
 
 /// Whether the session should see this line (see the module documentation).

@@ -84,6 +84,25 @@ const COMMANDS: [&str; 15] = [
     "perft",
 ];
 
+/// The word that starts the command of `line`, as [`parse_line`] finds it: the first token that names a
+/// command (unknown tokens in front are skipped, as the protocol asks). `None` when no token names one.
+///
+/// # Examples
+///
+/// ```
+/// use eldest_uci::command_word;
+///
+/// assert_eq!(command_word("go depth 5"), Some("go"));
+/// assert_eq!(command_word("joho debug on"), Some("debug"));
+/// assert_eq!(command_word("hello"), None);
+/// ```
+pub fn command_word(line: &str) -> Option<&str> {
+    tokenize(line)
+        .into_iter()
+        .map(|token| token.text)
+        .find(|text| COMMANDS.contains(text))
+}
+
 /// Parses one line. `Ok(None)` for a blank line, which the protocol ignores.
 ///
 /// # Errors

@@ -45,7 +45,7 @@ mod search_thread;
 mod session;
 mod token;
 
-pub use command::{Command, Parsed, parse_line};
+pub use command::{Command, Parsed, command_word, parse_line};
 pub use display::board_diagram;
 pub use error::ParseError;
 pub use go::{Go, MAX_DEPTH, MAX_MATE, MAX_PERFT_DEPTH, MAX_TIME};
