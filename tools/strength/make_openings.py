@@ -8,7 +8,7 @@ position reached plus two operations:
 
     id "<ECO> <name>"; moves "<the same moves in UCI notation>";
 
-match.py plays the `moves` from the standard start position (so engines without `setboard`,
+`cargo xtask match` plays the `moves` from the standard start position (so engines without `setboard`,
 such as fairymax, can be used) and checks that they lead to the EPD position.
 
 Usage: python3 tools/strength/make_openings.py [--out tools/strength/openings.epd]

@@ -9,6 +9,7 @@ mod cargo;
 mod matches;
 mod perft_report;
 mod report;
+mod sprt;
 mod stats;
 
 #[derive(Parser, Debug)]
@@ -26,16 +27,23 @@ enum Command {
     /// Perft speed of eldest-board beside cozy-chess, shakmaty and (if found) Stockfish, as a Markdown table
     /// for docs/performance.md.
     PerftReport(perft_report::Args),
-    /// Games between UCI engines (e.g. two parallel algorithms): Elo with a 95% interval, pentanomial SPRT,
-    /// PGN and JSON.
+    /// Games between UCI or xboard engines (e.g. two parallel algorithms, or Eldest against Stockfish's limited
+    /// levels and Fairy-Max): Elo with a 95% interval, pentanomial SPRT, PGN and JSON.
     ///
-    /// Plays two or more UCI engines against each other. Each opening is played twice with colours swapped.
+    /// Plays two or more engines against each other, UCI or xboard (`proto=xboard`). Each opening is played twice with colours swapped.
     /// The runner keeps the clocks, ends games by the rules of chess (checkmate, stalemate, threefold
     /// repetition, fifty moves, insufficient material; eldest-board decides) and optionally by draw or resign
     /// adjudication, and records every crash, illegal move, time forfeit, hang and malformed answer as a loss of
     /// the engine at fault, with the reason; a crashed or hung engine is restarted for the next game. Progress
     /// after every game, a summary at the end, every game in a PGN file and the results in a JSON file.
     Match(Box<matches::Args>),
+    /// The strength test of a change: builds two git revisions (or takes binaries), plays one-thread games on
+    /// every core until a pentanomial SPRT decides, and prints the block for the commit message.
+    ///
+    /// The games are those of `cargo xtask match` (clocks, rules, faults, PGN and JSON under target/sprt/). The
+    /// block gives the test revision's Bench, the bounds, games, W/D/L, pentanomial counts, Elo with its 95%
+    /// interval and the LLR.
+    Sprt(Box<sprt::Args>),
 }
 
 fn main() -> ExitCode {
@@ -44,6 +52,7 @@ fn main() -> ExitCode {
         Command::Bench(args) => bench::run(&args),
         Command::PerftReport(args) => perft_report::run(&args),
         Command::Match(args) => matches::run(&args),
+        Command::Sprt(args) => sprt::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

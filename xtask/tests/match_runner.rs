@@ -52,8 +52,15 @@ fn run_match(test: &str, arguments: &[&str]) -> Played {
     }
 }
 
+/// The misbehaving engine's spec; a behaviour that starts with `--xboard` (or `--xboard-v1`) speaks xboard.
 fn engine(name: &str, behaviour: &[&str]) -> String {
     let mut spec = format!("cmd={MISBEHAVING},name={name}");
+    if behaviour
+        .first()
+        .is_some_and(|first| first.starts_with("--xboard"))
+    {
+        spec.push_str(",proto=xboard");
+    }
     for argument in behaviour {
         spec.push_str(&format!(",arg={argument}"));
     }
@@ -217,6 +224,172 @@ fn chatter_is_reported_as_warnings_without_ending_the_game() {
             .any(|w| w.as_str().unwrap().contains("malformed info line")),
         "{game}"
     );
+}
+
+#[test]
+fn an_xboard_engine_plays_whole_games_from_moves_and_from_a_fen() {
+    let openings = scratch("xboard-openings").join("openings.epd");
+    // One opening from a FEN (setboard) and, with the default file's second line, book moves (usermove).
+    std::fs::write(
+        &openings,
+        "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - id \"Two knights\";\n",
+    )
+    .unwrap();
+    let xboard = format!("{},option.Style=loud", engine("xb", &["--xboard", "good"]));
+    let steady = engine("steady", &["good"]);
+    for (test, extra) in [
+        ("xboard-fen", vec!["--openings", openings.to_str().unwrap()]),
+        ("xboard-moves", vec![]),
+    ] {
+        let mut arguments = vec![
+            "--engine", &xboard, "--engine", &steady, "--games", "2", "--tc", "30+0.1",
+        ];
+        arguments.extend(extra);
+        let played = run_match(test, &arguments);
+        assert_eq!(played.json["engines"][0]["protocol"], "xboard");
+        assert_eq!(played.json["engines"][1]["protocol"], "uci");
+        for game in played.json["games"].as_array().unwrap() {
+            assert_eq!(game["at_fault"], Value::Null, "{game}");
+            assert!(game["plies"].as_u64().unwrap() > 0, "{game}");
+            assert_eq!(game["warnings"].as_array().map_or(0, Vec::len), 0, "{game}");
+        }
+        // The moves of both games replay legally: the xboard engine followed every move it was given.
+        let games = played
+            .pgn
+            .split("[Event ")
+            .filter(|g| !g.trim().is_empty())
+            .count();
+        assert_eq!(games, 2, "{}", played.pgn);
+        if test == "xboard-fen" {
+            assert!(played.pgn.contains("[SetUp \"1\"]"), "{}", played.pgn);
+        }
+    }
+}
+
+#[test]
+fn a_version_1_xboard_engine_plays_from_moves_and_is_refused_a_fen_opening() {
+    // No features at all: the runner waits its 2 s, then sends bare moves and no ping.
+    let old = engine("old", &["--xboard-v1", "good"]);
+    let steady = engine("steady", &["good"]);
+    let played = run_match(
+        "xboard-v1",
+        &[
+            "--engine", &old, "--engine", &steady, "--games", "2", "--tc", "30+0.1",
+        ],
+    );
+    for game in played.json["games"].as_array().unwrap() {
+        assert_eq!(game["at_fault"], Value::Null, "{game}");
+    }
+    let openings = scratch("xboard-v1-fen").join("fen.epd");
+    std::fs::write(&openings, "4k3/8/8/8/8/8/4P3/4K3 w - -\n").unwrap();
+    let error = refused(&[
+        "--engine",
+        &old,
+        "--engine",
+        &steady,
+        "--games",
+        "2",
+        "--tc",
+        "30+0.1",
+        "--openings",
+        openings.to_str().unwrap(),
+    ]);
+    assert!(
+        error.contains("engine 'old' cannot start a game from a FEN"),
+        "{error}"
+    );
+}
+
+#[test]
+fn xboard_faults_lose_the_game_like_uci_faults() {
+    every_game_lost_by_the_culprit(
+        "xboard-crash",
+        &["--xboard", "crash", "2"],
+        &["--tc", "10+0.1"],
+        "crash",
+        "abandoned",
+        "the process exited",
+    );
+    every_game_lost_by_the_culprit(
+        "xboard-illegal",
+        &["--xboard", "illegal", "1"],
+        &["--movetime", "1000"],
+        "illegal move",
+        "rules infraction",
+        "illegal move",
+    );
+    every_game_lost_by_the_culprit(
+        "xboard-hang",
+        &["--xboard", "hang", "1"],
+        &["--tc", "1+0", "--hang-grace", "0.5"],
+        "hang",
+        "abandoned",
+        "no move within",
+    );
+    every_game_lost_by_the_culprit(
+        "xboard-garbage",
+        &["--xboard", "garbage", "0"],
+        &["--depth", "3"],
+        "malformed output",
+        "abandoned",
+        "names no move",
+    );
+}
+
+#[test]
+fn an_xboard_resignation_ends_the_game_as_a_loss_without_a_fault() {
+    let (quitter, steady) = (
+        engine("quitter", &["--xboard", "resign", "2"]),
+        engine("steady", &["good"]),
+    );
+    let played = run_match(
+        "xboard-resign",
+        &[
+            "--engine", &quitter, "--engine", &steady, "--games", "2", "--tc", "10+0.1",
+        ],
+    );
+    for game in played.json["games"].as_array().unwrap() {
+        assert_eq!(game["termination"], "resignation", "{game}");
+        assert_eq!(game["at_fault"], Value::Null, "{game}");
+        let expected = if game["white"] == "quitter" { "0-1" } else { "1-0" };
+        assert_eq!(game["result"], expected, "{game}");
+    }
+    assert_eq!(played.json["pairings"][0]["wdl"]["losses"], 2);
+}
+
+/// A real xboard engine: Debian's Fairy-Max (`apt-get install fairymax`), two games at 2+0.02 against a UCI
+/// engine. Run by `.ci/run` after it installs the package (`cargo test -p xtask --test match_runner --
+/// --ignored`); a plain `cargo test` skips it because the engine may be absent.
+#[test]
+#[ignore = "needs fairymax (apt-get install fairymax); .ci/run runs it"]
+fn fairy_max_plays_over_xboard() {
+    let steady = engine("steady", &["good"]);
+    let played = run_match(
+        "fairymax",
+        &[
+            "--engine",
+            "cmd=fairymax,proto=xboard,name=fairymax",
+            "--engine",
+            &steady,
+            "--games",
+            "2",
+            "--tc",
+            "2+0.02",
+        ],
+    );
+    for game in played.json["games"].as_array().unwrap() {
+        assert_ne!(game["at_fault"], "white", "{game}");
+        assert_ne!(game["at_fault"], "black", "{game}");
+    }
+    // Fairy-Max beats an engine that plays random legal moves, and reports its thinking (depth in the PGN).
+    assert_eq!(played.json["pairings"][0]["wdl"]["wins"], 2, "{}", played.stdout);
+    let scored_with_depth = |comment: &str| {
+        comment
+            .split_whitespace()
+            .next()
+            .is_some_and(|w| w.starts_with(['+', '-']) && w.contains('/'))
+    };
+    assert!(played.pgn.split('{').any(scored_with_depth), "{}", played.pgn);
 }
 
 /// target/{release,debug}/eldest, or else a debug eldest built for this test (a debug build at 2000 nodes per

@@ -183,9 +183,9 @@ pub fn write_all(dir: &Path, report: &BenchReport) -> Result<Vec<PathBuf>, Strin
     let path = |name: &str| dir.join(name);
     write_json(&path("bench.json"), report)?;
     write_text(&path("summary.md"), &markdown(report))?;
-    write_text(&path("summary.csv"), summary_csv(report).text())?;
-    write_text(&path("positions.csv"), positions_csv(report).text())?;
-    write_text(&path("buckets.csv"), buckets_csv(report).text())?;
+    write_text(&path("summary.csv"), &summary_csv(report).text())?;
+    write_text(&path("positions.csv"), &positions_csv(report).text())?;
+    write_text(&path("buckets.csv"), &buckets_csv(report).text())?;
     let by_algorithm = |value: &dyn Fn(&ConfigSummary) -> Option<f64>| -> Vec<Series> {
         report
             .settings

@@ -13,6 +13,12 @@
 //! ```
 //!
 //! AFTER counts the engine's own moves since it started, so a restarted engine misbehaves again.
+//!
+//! `misbehaving_engine --xboard BEHAVIOUR ...` speaks the xboard protocol (version 2) instead: it announces
+//! `san=1` and `usermove=1` (the runner must reject the first and honour the second), answers `ping`, follows
+//! `force`, `setboard` and the moves it is given, and on `go` prints a thinking line and `move MOVE`; `resign`
+//! is one more behaviour there. `--xboard-v1` is the same engine as a version-1 xboard engine: it announces no
+//! features at all (no `ping`, no `setboard`, no `usermove`), so it reads bare moves.
 
 use eldest_board::{Color, Position};
 use std::io::{BufRead, Write};
@@ -27,15 +33,33 @@ enum Behaviour {
     Slow(u64),
     Garbage,
     Chatter,
+    Resign,
+}
+
+/// Which xboard engine to be: one that announces its features, or one from before `protover 2`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum XboardVersion {
+    One,
+    Two,
 }
 
 fn usage() -> ! {
-    eprintln!("usage: misbehaving_engine good | crash|illegal|hang|garbage|chatter AFTER | slow AFTER MS");
+    eprintln!(
+        "usage: misbehaving_engine [--xboard|--xboard-v1] good | crash|illegal|hang|garbage|chatter|resign AFTER | slow AFTER MS"
+    );
     std::process::exit(2)
 }
 
 fn main() {
-    let args: Vec<String> = std::env::args().skip(1).collect();
+    let mut args: Vec<String> = std::env::args().skip(1).collect();
+    let xboard = match args.first().map(String::as_str) {
+        Some("--xboard") => Some(XboardVersion::Two),
+        Some("--xboard-v1") => Some(XboardVersion::One),
+        _ => None,
+    };
+    if xboard.is_some() {
+        args.remove(0);
+    }
     let number = |index: usize| -> u64 {
         args.get(index)
             .and_then(|a| a.parse().ok())
@@ -49,8 +73,12 @@ fn main() {
         Some("slow") => (Behaviour::Slow(number(2)), number(1)),
         Some("garbage") => (Behaviour::Garbage, number(1)),
         Some("chatter") => (Behaviour::Chatter, number(1)),
+        Some("resign") if xboard.is_some() => (Behaviour::Resign, number(1)),
         Some(_) => usage(),
     };
+    if let Some(version) = xboard {
+        return speak_xboard(version, behaviour, after);
+    }
     let stdin = std::io::stdin();
     let mut out = std::io::stdout();
     let mut position = Position::startpos();
@@ -71,27 +99,19 @@ fn main() {
                 continue;
             }
             Some("go") => {
-                let misbehave = moves_played >= after;
+                let answer = answer_go(behaviour, moves_played >= after, &position);
                 moves_played += 1;
-                match behaviour {
-                    _ if !misbehave => format!("bestmove {}", legal_move(&position)),
-                    Behaviour::Good => format!("bestmove {}", legal_move(&position)),
-                    Behaviour::Crash => {
-                        eprintln!("misbehaving_engine: crashing as asked");
-                        std::process::exit(3)
+                match answer {
+                    Answer::Move { mv, thinking } => {
+                        let info = if thinking { "info depth 1 score cp 0\n" } else { "" };
+                        format!("{info}bestmove {mv}")
                     }
-                    Behaviour::Illegal => format!("bestmove {}", illegal_move(&position)),
-                    Behaviour::Hang => continue,
-                    Behaviour::Slow(ms) => {
-                        std::thread::sleep(Duration::from_millis(ms));
-                        format!("info depth 1 score cp 0\nbestmove {}", legal_move(&position))
-                    }
-                    Behaviour::Garbage => "bestmove banana".to_string(),
-                    Behaviour::Chatter => {
-                        format!(
-                            "hello from the engine\ninfo score cp lots\nbestmove {}",
-                            legal_move(&position)
-                        )
+                    // UCI has no resignation: an engine that would resign plays on.
+                    Answer::Resign => format!("bestmove {}", legal_move(&position)),
+                    Answer::Silence => continue,
+                    Answer::NoMove => "bestmove banana".to_string(),
+                    Answer::Chatter(mv) => {
+                        format!("hello from the engine\ninfo score cp lots\nbestmove {mv}")
                     }
                 }
             }
@@ -102,6 +122,132 @@ fn main() {
             return;
         }
     }
+}
+
+/// The xboard side of the engine: what a version-2 engine does in force mode, and the misbehaviour on `go`.
+fn speak_xboard(version: XboardVersion, behaviour: Behaviour, after: u64) {
+    let stdin = std::io::stdin();
+    let mut out = std::io::stdout();
+    let mut position = Position::startpos();
+    let mut moves_played = 0u64;
+    for line in stdin.lock().lines() {
+        let Ok(line) = line else { return };
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let reply = match words.first().copied() {
+            Some("protover") if version == XboardVersion::One => continue,
+            Some("protover") => "feature myname=\"misbehaving xboard engine\" ping=1 setboard=1 san=1 \
+                                 usermove=1 option=\"Style -combo quiet /// loud\" done=1"
+                .to_string(),
+            Some("ping") => format!("pong {}", words.get(1).unwrap_or(&"")),
+            Some("new") => {
+                position = Position::startpos();
+                continue;
+            }
+            Some("setboard") => {
+                position = Position::from_fen(&words[1..].join(" ")).unwrap_or_else(|_| {
+                    eprintln!("misbehaving_engine: cannot read '{line}'");
+                    std::process::exit(4)
+                });
+                continue;
+            }
+            Some("usermove") if version == XboardVersion::Two => match play(&mut position, words.get(1)) {
+                Ok(()) => continue,
+                Err(error) => error,
+            },
+            // A version-1 engine reads a bare move; its own commands are all words that are no moves.
+            Some(word) if version == XboardVersion::One && position.parse_uci_move(word).is_ok() => {
+                match play(&mut position, Some(&word)) {
+                    Ok(()) => continue,
+                    Err(error) => error,
+                }
+            }
+            Some("go") => {
+                let answer = answer_go(behaviour, moves_played >= after, &position);
+                moves_played += 1;
+                let reply = match answer {
+                    Answer::Move { mv, thinking: true } => format!("1 0 0 1 {mv}\nmove {mv}"),
+                    Answer::Move { mv, thinking: false } => format!("move {mv}"),
+                    Answer::Resign => "resign".to_string(),
+                    Answer::Silence => continue,
+                    Answer::NoMove => "move".to_string(),
+                    Answer::Chatter(mv) => format!("hello from the engine\n3 lots 0 1\nmove {mv}"),
+                };
+                if let Ok(mv) = position.parse_uci_move(&legal_move(&position)) {
+                    position.play_unchecked(mv);
+                }
+                reply
+            }
+            Some("quit") => return,
+            // xboard, accepted/rejected, force, easy, post, level, st, sd, time, otim, option: nothing to answer.
+            _ => continue,
+        };
+        if writeln!(out, "{reply}").and_then(|()| out.flush()).is_err() {
+            return;
+        }
+    }
+}
+
+/// What the engine does on `go`, whatever the protocol: the protocols differ only in how they say it.
+enum Answer {
+    /// Play `mv`, after a line of thinking output if `thinking`.
+    Move {
+        mv: String,
+        thinking: bool,
+    },
+    Resign,
+    /// Say nothing, ever.
+    Silence,
+    /// A move command without a move.
+    NoMove,
+    /// Unrecognised and malformed lines, then the legal move.
+    Chatter(String),
+}
+
+/// The answer to `go`: a legal move with its thinking until the engine is due to `misbehave`, then what its
+/// behaviour says (crashing at once).
+fn answer_go(behaviour: Behaviour, misbehave: bool, position: &Position) -> Answer {
+    let legal = legal_move(position);
+    if !misbehave {
+        return Answer::Move {
+            mv: legal,
+            thinking: true,
+        };
+    }
+    match behaviour {
+        Behaviour::Good => Answer::Move {
+            mv: legal,
+            thinking: true,
+        },
+        Behaviour::Crash => {
+            eprintln!("misbehaving_engine: crashing as asked");
+            std::process::exit(3)
+        }
+        Behaviour::Illegal => Answer::Move {
+            mv: illegal_move(position),
+            thinking: false,
+        },
+        Behaviour::Hang => Answer::Silence,
+        Behaviour::Slow(ms) => {
+            std::thread::sleep(Duration::from_millis(ms));
+            Answer::Move {
+                mv: legal,
+                thinking: false,
+            }
+        }
+        Behaviour::Garbage => Answer::NoMove,
+        Behaviour::Chatter => Answer::Chatter(legal),
+        Behaviour::Resign => Answer::Resign,
+    }
+}
+
+/// Plays the move `text` given by the runner, or the xboard error for one that is not legal here.
+fn play(position: &mut Position, text: Option<&&str>) -> Result<(), String> {
+    let text = text.copied().unwrap_or_default();
+    let mv = position
+        .parse_uci_move(text)
+        .map_err(|_| format!("Illegal move: {text}"))?;
+    position.play_unchecked(mv);
+    Ok(())
 }
 
 /// `position startpos|fen FEN [moves M...]`.

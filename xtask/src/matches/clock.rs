@@ -136,22 +136,35 @@ impl GameClock {
         if let Some(arguments) = self.limits[side(mover)].fixed_go_arguments() {
             return format!("go {arguments}");
         }
-        let shown = |color: Color| {
-            let index = if matches!(self.limits[side(color)], Limit::Clock { .. }) {
-                side(color)
-            } else {
-                side(mover)
-            };
-            let increment = match self.limits[index] {
-                Limit::Clock { increment, .. } => increment.as_millis(),
-                _ => 0,
-            };
-            // A clock inside the margin is below zero; engines are told 1 ms rather than a negative time.
-            ((self.remaining_us[index] / 1000).max(1), increment)
-        };
-        let (wtime, winc) = shown(Color::White);
-        let (btime, binc) = shown(Color::Black);
+        let (wtime, winc) = self.shown_clock(Color::White, mover);
+        let (btime, binc) = self.shown_clock(Color::Black, mover);
         format!("go wtime {wtime} btime {btime} winc {winc} binc {binc}")
+    }
+
+    /// xboard's `time` and `otim` for `mover` when it plays on a clock: its own clock and its opponent's, in
+    /// centiseconds (at least 1). `None` when the mover has a fixed limit instead.
+    pub fn xboard_times(&self, mover: Color) -> Option<(i64, i64)> {
+        if !matches!(self.limits[side(mover)], Limit::Clock { .. }) {
+            return None;
+        }
+        let centiseconds = |color: Color| (self.shown_clock(color, mover).0 / 10).max(1);
+        Some((centiseconds(mover), centiseconds(!mover)))
+    }
+
+    /// `color`'s clock as shown to `mover`, in milliseconds (at least 1), and its increment in milliseconds. A
+    /// side without a clock is shown the mover's own clock, since UCI has no way to say "no clock".
+    fn shown_clock(&self, color: Color, mover: Color) -> (i64, u128) {
+        let index = if matches!(self.limits[side(color)], Limit::Clock { .. }) {
+            side(color)
+        } else {
+            side(mover)
+        };
+        let increment = match self.limits[index] {
+            Limit::Clock { increment, .. } => increment.as_millis(),
+            _ => 0,
+        };
+        // A clock inside the margin is below zero; engines are told 1 ms rather than a negative time.
+        ((self.remaining_us[index] / 1000).max(1), increment)
     }
 
     /// How long `mover` may take for this move before it loses on time, margin included; `None` without a clock.
@@ -246,7 +259,17 @@ mod tests {
             clock.go_command(Color::Black),
             "go wtime 60 btime 1000 winc 100 binc 100"
         );
+        assert_eq!(
+            clock.xboard_times(Color::Black),
+            Some((100, 6)),
+            "own clock first, centiseconds"
+        );
         assert!(clock.charge(Color::White, ms(120))); // 60 − 120 = −60: flag
+        assert_eq!(
+            clock.xboard_times(Color::White),
+            Some((1, 100)),
+            "a fallen flag shows 1 cs"
+        );
         assert_eq!(clock.lowest_seconds(Color::White), Some(-0.06));
         assert_eq!(clock.longest_move(Color::White), ms(740));
     }
@@ -255,6 +278,11 @@ mod tests {
     fn fixed_limits_write_their_own_go_and_only_movetime_can_flag() {
         let mut clock = GameClock::new(Limit::MoveTime(ms(100)), Limit::Nodes(5000), ms(20));
         assert_eq!(clock.go_command(Color::White), "go movetime 100");
+        assert_eq!(
+            clock.xboard_times(Color::White),
+            None,
+            "a fixed limit has no clock to show"
+        );
         assert_eq!(clock.go_command(Color::Black), "go nodes 5000");
         assert!(!clock.charge(Color::White, ms(119)));
         assert!(clock.charge(Color::White, ms(121)));

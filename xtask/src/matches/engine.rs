@@ -1,5 +1,6 @@
-//! One UCI engine process: start and handshake with timeouts, options, `go`/`bestmove` with hang detection,
-//! and the faults the runner must report (crash, hang, malformed output).
+//! One engine process: start and handshake with timeouts, options, a search with hang detection, and the faults
+//! the runner must report (crash, hang, malformed output). UCI is spoken here; the xboard protocol (CECP 2, for
+//! engines such as Fairy-Max) in [`super::xboard`], over the same process and line reader.
 //!
 //! A reader thread turns the engine's stdout into a channel of timestamped lines, so the game loop can wait for
 //! `bestmove` with a deadline: an engine that stops answering is detected when the deadline passes, not never.
@@ -7,7 +8,9 @@
 //! [`EngineProcess`] is dropped, so no engine outlives its match or a game it lost by a fault.
 
 use super::adjudication::Score;
-use super::clock::Limit;
+use super::clock::{GameClock, Limit};
+use super::xboard::XboardSession;
+use eldest_board::Color;
 use std::collections::VecDeque;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::path::PathBuf;
@@ -16,14 +19,34 @@ use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-/// How long an engine may take to answer `uci` with `uciok`.
-const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(10);
+/// How long an engine may take to answer `uci` with `uciok` (or an xboard engine to finish its features).
+pub(super) const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(10);
 /// How long an engine may take to answer `isready` (a large hash table is allocated or cleared here).
-const READY_TIMEOUT: Duration = Duration::from_secs(30);
+pub(super) const READY_TIMEOUT: Duration = Duration::from_secs(30);
 /// Stderr lines kept for a crash report.
 const STDERR_LINES_KEPT: usize = 20;
 /// Warnings kept per game and engine; more are counted, not stored.
 const WARNINGS_KEPT: usize = 10;
+
+/// The protocol an engine speaks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Protocol {
+    /// The Universal Chess Interface (Eldest, Stockfish and most engines of today).
+    #[default]
+    Uci,
+    /// The xboard/WinBoard protocol, version 2 (Fairy-Max, GNU Chess, Crafty and other older engines).
+    Xboard,
+}
+
+impl Protocol {
+    /// The name used in `proto=` and the JSON summary.
+    pub fn name(self) -> &'static str {
+        match self {
+            Protocol::Uci => "uci",
+            Protocol::Xboard => "xboard",
+        }
+    }
+}
 
 /// How to start one engine, parsed from `--engine cmd=PATH,name=NAME,option.Threads=2,...`.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -42,13 +65,17 @@ pub struct EngineSpec {
     pub limit: Option<Limit>,
     /// Whether `name=` was given (otherwise it is the command's file name, made unique by the runner).
     pub named: bool,
+    /// The protocol (`proto=uci|xboard`; UCI by default).
+    pub protocol: Protocol,
 }
 
 impl EngineSpec {
-    /// Parses `cmd=PATH,name=NAME,arg=ARG,dir=DIR,option.NAME=VALUE,tc=8+0.08|movetime=MS|nodes=N|depth=D`.
+    /// Parses `cmd=PATH,name=NAME,proto=uci|xboard,arg=ARG,dir=DIR,option.NAME=VALUE,tc=8+0.08|movetime=MS|
+    /// nodes=N|depth=D`. A bare command (`cmd=fairymax`) is looked up on `PATH` and then in `/usr/games`, where
+    /// Debian installs its engines.
     ///
     /// # Errors
-    /// A message naming the bad part: no `cmd`, an unknown key, a part without `=`, a bad limit.
+    /// A message naming the bad part: no `cmd`, an unknown key, a part without `=`, a bad limit or protocol.
     pub fn parse(text: &str) -> Result<EngineSpec, String> {
         let mut command = None;
         let mut spec = EngineSpec {
@@ -59,6 +86,7 @@ impl EngineSpec {
             options: Vec::new(),
             limit: None,
             named: false,
+            protocol: Protocol::Uci,
         };
         for part in text.split(',').map(str::trim).filter(|p| !p.is_empty()) {
             let bad = |why: &str| format!("--engine '{text}': '{part}' {why}");
@@ -83,6 +111,13 @@ impl EngineSpec {
                     spec.named = true;
                 }
                 "arg" => spec.arguments.push(value.to_string()),
+                "proto" => {
+                    spec.protocol = match value {
+                        "uci" => Protocol::Uci,
+                        "xboard" | "cecp" | "winboard" => Protocol::Xboard,
+                        _ => return Err(bad("is not a protocol (want uci or xboard)")),
+                    }
+                }
                 "dir" => spec.directory = Some(PathBuf::from(value)),
                 "tc" => set_limit(Limit::parse_clock(value).map_err(|e| bad(&format!(": {e}")))?)?,
                 "movetime" => set_limit(Limit::MoveTime(Duration::from_millis(number(
@@ -98,7 +133,7 @@ impl EngineSpec {
                     }
                     _ => {
                         return Err(bad(
-                            "has an unknown key (want cmd, name, arg, dir, option.NAME, tc, movetime, nodes, depth)",
+                            "has an unknown key (want cmd, name, proto, arg, dir, option.NAME, tc, movetime, nodes, depth)",
                         ));
                     }
                 },
@@ -108,6 +143,7 @@ impl EngineSpec {
         if spec.command.as_os_str().is_empty() {
             return Err(format!("--engine '{text}': cmd= is empty"));
         }
+        spec.command = with_debian_games_directory(spec.command);
         if !spec.named {
             spec.name = spec
                 .command
@@ -115,6 +151,23 @@ impl EngineSpec {
                 .map_or_else(|| "engine".into(), |stem| stem.to_string_lossy().into_owned());
         }
         Ok(spec)
+    }
+}
+
+/// `/usr/games/NAME` for a bare `NAME` that is not on `PATH` but is there (Debian's `stockfish` and `fairymax`
+/// land in `/usr/games`, which is often not on `PATH`); any other command unchanged.
+fn with_debian_games_directory(command: PathBuf) -> PathBuf {
+    let bare = command.components().count() == 1 && !command.as_os_str().is_empty();
+    if !bare {
+        return command;
+    }
+    let on_path = std::env::var_os("PATH")
+        .is_some_and(|path| std::env::split_paths(&path).any(|directory| directory.join(&command).is_file()));
+    let games = PathBuf::from("/usr/games").join(&command);
+    if !on_path && games.is_file() {
+        games
+    } else {
+        command
     }
 }
 
@@ -138,12 +191,36 @@ pub struct EngineFault {
     pub detail: String,
 }
 
-/// An engine's answer to `go`.
+/// What an engine decided.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Decision {
+    /// The move text after `bestmove` or `move` (not yet checked against the position).
+    Move(String),
+    /// The engine resigned (xboard's `resign`).
+    Resign,
+}
+
+/// One search of a game: where the game stands and whose clocks apply.
+#[derive(Debug, Clone, Copy)]
+pub struct SearchRequest<'a> {
+    /// The FEN the game started from, when not the standard start.
+    pub start_fen: Option<&'a str>,
+    /// Every move of the game so far, in UCI notation (book moves included).
+    pub moves: &'a [String],
+    /// Both players' clocks.
+    pub clock: &'a GameClock,
+    /// The side to move.
+    pub mover: Color,
+    /// How long to wait for the move before the engine is declared hung.
+    pub hang_after: Duration,
+}
+
+/// An engine's answer to a search.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SearchReply {
-    /// The move text after `bestmove` (not yet checked against the position).
-    pub best_move: String,
-    /// From sending `go` to reading `bestmove`.
+    /// The move, or a resignation.
+    pub decision: Decision,
+    /// From sending `go` to reading the move.
     pub elapsed: Duration,
     /// The last score the engine reported in `info` during this search.
     pub score: Option<Score>,
@@ -155,6 +232,8 @@ pub struct SearchReply {
 #[derive(Debug)]
 pub struct EngineProcess {
     name: String,
+    /// The xboard state, for an engine that speaks xboard; `None` for UCI.
+    xboard: Option<XboardSession>,
     child: Child,
     stdin: ChildStdin,
     output: Receiver<OutputEvent>,
@@ -170,7 +249,7 @@ pub struct EngineProcess {
 struct OutputEvent(Option<(String, Instant)>);
 
 impl EngineProcess {
-    /// Starts the engine, runs the UCI handshake, sets the spec's options and waits until it is ready.
+    /// Starts the engine, runs the handshake of its protocol, sets the spec's options and waits until it is ready.
     ///
     /// # Errors
     /// A message when the program cannot be started, does not complete the handshake in time, lacks one of the
@@ -225,6 +304,7 @@ impl EngineProcess {
         std::thread::spawn(move || keep_stderr_tail(stderr, &tail));
         let mut engine = EngineProcess {
             name: spec.name.clone(),
+            xboard: None,
             child,
             stdin,
             output,
@@ -233,9 +313,13 @@ impl EngineProcess {
             warnings: Vec::new(),
             warnings_dropped: 0,
         };
-        engine
-            .handshake(spec)
-            .map_err(|fault| format!("engine '{}' failed to start: {}", spec.name, fault.detail))?;
+        let handshake = match spec.protocol {
+            Protocol::Uci => engine.handshake(spec),
+            Protocol::Xboard => XboardSession::handshake(&mut engine, spec).map(|session| {
+                engine.xboard = Some(session);
+            }),
+        };
+        handshake.map_err(|fault| format!("engine '{}' failed to start: {}", spec.name, fault.detail))?;
         Ok(engine)
     }
 
@@ -271,12 +355,18 @@ impl EngineProcess {
         self.wait_ready()
     }
 
-    /// Tells the engine a new game starts and waits until it is ready.
+    /// Tells the engine a new game starts, from `start_fen` (the standard start when `None`) and under `limit`,
+    /// and waits until it is ready.
     ///
     /// # Errors
-    /// A crash or a hang (no `readyok` in time).
-    pub fn new_game(&mut self) -> Result<(), EngineFault> {
+    /// A crash, a hang (no `readyok` in time), or an xboard engine that cannot start from a FEN.
+    pub fn new_game(&mut self, start_fen: Option<&str>, limit: Limit) -> Result<(), EngineFault> {
         self.drain()?;
+        if let Some(mut session) = self.xboard.take() {
+            let started = session.new_game(self, start_fen, limit);
+            self.xboard = Some(session);
+            return started;
+        }
         self.send("ucinewgame")?;
         self.wait_ready()
     }
@@ -292,17 +382,26 @@ impl EngineProcess {
         }
     }
 
-    /// Sends the position and `go`, and waits for `bestmove` until `hang_after` has passed.
+    /// Gives the engine the game so far and its clocks, and waits for its move until `request.hang_after`.
     ///
     /// # Errors
-    /// A crash, a hang, or a `bestmove` line without a move.
-    pub fn search(
-        &mut self,
-        position: &str,
-        go: &str,
-        hang_after: Duration,
-    ) -> Result<SearchReply, EngineFault> {
+    /// A crash, a hang, or an answer that breaks the protocol (a `bestmove` line without a move).
+    pub fn search(&mut self, request: &SearchRequest) -> Result<SearchReply, EngineFault> {
         self.drain()?;
+        if let Some(mut session) = self.xboard.take() {
+            let reply = session.search(self, request);
+            self.xboard = Some(session);
+            return reply;
+        }
+        let mut position = match request.start_fen {
+            Some(fen) => format!("position fen {fen}"),
+            None => "position startpos".to_string(),
+        };
+        if !request.moves.is_empty() {
+            position = format!("{position} moves {}", request.moves.join(" "));
+        }
+        let go = request.clock.go_command(request.mover);
+        let hang_after = request.hang_after;
         // The clock starts before the write, so the engine is never charged less than the time it had.
         let started = Instant::now();
         self.send(&format!("{position}\n{go}"))?;
@@ -320,7 +419,7 @@ impl EngineProcess {
                         });
                     };
                     return Ok(SearchReply {
-                        best_move: best_move.to_string(),
+                        decision: Decision::Move(best_move.to_string()),
                         elapsed: read_at.saturating_duration_since(started),
                         score,
                         depth,
@@ -347,7 +446,7 @@ impl EngineProcess {
         )
     }
 
-    fn warn(&mut self, warning: String) {
+    pub(super) fn warn(&mut self, warning: String) {
         if self.warnings.len() < WARNINGS_KEPT {
             self.warnings.push(warning);
         } else {
@@ -355,12 +454,12 @@ impl EngineProcess {
         }
     }
 
-    /// Reads what the engine printed while nobody was waiting: a `bestmove` then is a protocol error worth a
+    /// Reads what the engine printed while nobody was waiting: a move then is a protocol error worth a
     /// warning; the end of the output is a crash.
     fn drain(&mut self) -> Result<(), EngineFault> {
         while let Ok(OutputEvent(event)) = self.output.try_recv() {
             match event {
-                Some((line, _)) if line.starts_with("bestmove") => {
+                Some((line, _)) if matches!(line.split_whitespace().next(), Some("bestmove" | "move")) => {
                     self.warn(format!("unexpected output while idle: '{line}'"));
                 }
                 Some(_) => {}
@@ -371,26 +470,36 @@ impl EngineProcess {
     }
 
     /// The next line, or a crash, or a hang once `deadline` (`allowed` after the command) has passed.
-    fn next_line(
+    pub(super) fn next_line(
         &mut self,
         deadline: Instant,
         allowed: Duration,
         waiting_for: &str,
     ) -> Result<(String, Instant), EngineFault> {
+        self.line_before(deadline, waiting_for)?
+            .ok_or_else(|| EngineFault {
+                kind: FaultKind::Hang,
+                detail: format!("no {waiting_for} within {:.1} s", allowed.as_secs_f64()),
+            })
+    }
+
+    /// The next line, `None` once `deadline` has passed, or a crash.
+    pub(super) fn line_before(
+        &mut self,
+        deadline: Instant,
+        waiting_for: &str,
+    ) -> Result<Option<(String, Instant)>, EngineFault> {
         let timeout = deadline.saturating_duration_since(Instant::now());
         match self.output.recv_timeout(timeout) {
-            Ok(OutputEvent(Some(line))) => Ok(line),
+            Ok(OutputEvent(Some(line))) => Ok(Some(line)),
             Ok(OutputEvent(None)) | Err(RecvTimeoutError::Disconnected) => {
                 Err(self.crash(&format!("while waiting for {waiting_for}")))
             }
-            Err(RecvTimeoutError::Timeout) => Err(EngineFault {
-                kind: FaultKind::Hang,
-                detail: format!("no {waiting_for} within {:.1} s", allowed.as_secs_f64()),
-            }),
+            Err(RecvTimeoutError::Timeout) => Ok(None),
         }
     }
 
-    fn send(&mut self, text: &str) -> Result<(), EngineFault> {
+    pub(super) fn send(&mut self, text: &str) -> Result<(), EngineFault> {
         let written = writeln!(self.stdin, "{text}").and_then(|()| self.stdin.flush());
         written.map_err(|_| self.crash("when sent a command"))
     }
@@ -421,6 +530,12 @@ impl EngineProcess {
             kind: FaultKind::Crash,
             detail,
         }
+    }
+
+    /// Whether the engine can start a game from a FEN: every UCI engine can, an xboard engine only with the
+    /// `setboard` feature.
+    pub fn can_set_up_positions(&self) -> bool {
+        self.xboard.as_ref().is_none_or(XboardSession::has_setboard)
     }
 
     /// The engine's name in the match.

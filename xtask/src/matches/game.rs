@@ -6,7 +6,7 @@ use super::adjudication::{
     DrawRule, Repetitions, ResignRule, RuleEnding, Score, ScoreAdjudicator, ScoreEnding, rule_ending,
 };
 use super::clock::{GameClock, Limit};
-use super::engine::{EngineProcess, FaultKind};
+use super::engine::{Decision, EngineProcess, FaultKind, SearchRequest};
 use super::openings::Opening;
 use crate::stats::elo::Outcome;
 use eldest_board::{Color, UciMoveError};
@@ -90,6 +90,8 @@ pub enum Termination {
     Rule(RuleEnding),
     /// By the optional adjudication on scores.
     Adjudication(ScoreEnding),
+    /// The engine resigned (xboard engines can).
+    Resignation,
     /// A move came after the mover's time (and margin) ran out.
     TimeForfeit,
     /// The engine played an illegal move, or no move with legal moves available.
@@ -113,6 +115,7 @@ impl Termination {
             Termination::Rule(RuleEnding::ThreefoldRepetition) => "threefold repetition",
             Termination::Adjudication(ScoreEnding::Draw) => "draw adjudication",
             Termination::Adjudication(ScoreEnding::Resign { .. }) => "resign adjudication",
+            Termination::Resignation => "resignation",
             Termination::TimeForfeit => "time forfeit",
             Termination::IllegalMove => "illegal move",
             Termination::Crash => "crash",
@@ -124,7 +127,7 @@ impl Termination {
     /// The PGN `Termination` tag value (PGN standard, section 9.8.1).
     pub fn pgn_tag(self) -> &'static str {
         match self {
-            Termination::Rule(_) => "normal",
+            Termination::Rule(_) | Termination::Resignation => "normal",
             Termination::Adjudication(_) => "adjudication",
             Termination::TimeForfeit => "time forfeit",
             Termination::IllegalMove => "rules infraction",
@@ -219,10 +222,6 @@ pub fn play_game(
         position.play_unchecked(mv);
         repetitions.record(&position);
     }
-    let position_prefix = match &opening.start_fen {
-        Some(fen) => format!("position fen {fen}"),
-        None => "position startpos".to_string(),
-    };
     let mut moves = Vec::new();
     let mut restart = [false; 2];
     let engine_of = |color: Color| names[color as usize].clone();
@@ -230,7 +229,7 @@ pub fn play_game(
 
     let mut ending: Option<(GameResult, Termination, Option<Color>, String)> = None;
     for (color, engine) in [(Color::White, &mut *white), (Color::Black, &mut *black)] {
-        if let Err(fault) = engine.new_game() {
+        if let Err(fault) = engine.new_game(opening.start_fen.as_deref(), limits[color as usize]) {
             restart[color as usize] = true;
             let termination = fault_termination(fault.kind);
             let reason = format!(
@@ -269,12 +268,14 @@ pub fn play_game(
             };
             let allowed = clock.allowed(mover);
             let hang_after = allowed.map_or(settings.unclocked_hang, |allowed| allowed + settings.hang_grace);
-            let position_command = if uci_moves.is_empty() {
-                position_prefix.clone()
-            } else {
-                format!("{position_prefix} moves {}", uci_moves.join(" "))
+            let request = SearchRequest {
+                start_fen: opening.start_fen.as_deref(),
+                moves: &uci_moves,
+                clock: &clock,
+                mover,
+                hang_after,
             };
-            let reply = match engine.search(&position_command, &clock.go_command(mover), hang_after) {
+            let reply = match engine.search(&request) {
                 Ok(reply) => reply,
                 Err(fault) => {
                     restart[mover as usize] = true;
@@ -304,9 +305,24 @@ pub fn play_game(
                 }
                 break (result, Termination::TimeForfeit, Some(mover), reason);
             }
-            let parsed = match reply.best_move.as_str() {
-                "0000" | "(none)" => Err(UciMoveError::Illegal(reply.best_move.clone())),
-                text => position.parse_uci_move(text),
+            let text = match &reply.decision {
+                Decision::Move(text) => text,
+                Decision::Resign => {
+                    let reason = format!("{} resigns", who(mover));
+                    break (
+                        GameResult::loss_for(mover),
+                        Termination::Resignation,
+                        None,
+                        reason,
+                    );
+                }
+            };
+            let parsed = match text.as_str() {
+                "0000" | "(none)" => Err(UciMoveError::Illegal(text.clone())),
+                // xboard engines may answer in SAN; UCI engines never do, so SAN is only the second reading.
+                text => position
+                    .parse_uci_move(text)
+                    .or_else(|uci_error| position.parse_san(text).map_err(|_| uci_error)),
             };
             let mv = match parsed {
                 Ok(mv) => mv,

@@ -1,6 +1,6 @@
-//! `cargo xtask match`: games between UCI engines, with Elo, its interval and an optional SPRT.
+//! `cargo xtask match`: games between UCI and xboard engines, with Elo, its interval and an optional SPRT.
 //!
-//! Engines are separate processes spoken to over UCI ([`engine`]); the runner keeps the clocks ([`clock`]),
+//! Engines are separate processes spoken to over UCI ([`engine`]) or the xboard protocol ([`xboard`]); the runner keeps the clocks ([`clock`]),
 //! applies the rules with eldest-board and the optional adjudication ([`adjudication`]), plays every opening
 //! ([`openings`]) twice with colours swapped ([`game`]), writes each game to a PGN file as it ends ([`pgn`]), and
 //! reports progress, a summary and a JSON file ([`output`]). The arithmetic is in [`crate::stats`].
@@ -13,15 +13,17 @@ mod game;
 mod openings;
 mod output;
 mod pgn;
+mod xboard;
 
 use crate::cargo;
 use crate::stats::sprt::{Sprt, SprtDecision};
 use adjudication::{DrawRule, ResignRule};
 use clock::Limit;
-use engine::{EngineProcess, EngineSpec};
+use engine::{EngineProcess, EngineSpec, Protocol};
 use game::{GameJob, GameRecord, GameSettings};
 use openings::Opening;
-use output::{EngineTally, GameSummary, PairingTally};
+pub use output::PairingTally;
+use output::{EngineTally, GameSummary};
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::fs::File;
@@ -59,8 +61,10 @@ pub enum Tournament {
     The statistics, the openings and the algorithm comparison: docs/strength.md."
 )]
 pub struct Args {
-    /// An engine, given twice or more: cmd=PATH[,name=NAME][,arg=ARG]...[,dir=DIR][,option.NAME=VALUE]...
-    /// [,tc=BASE+INC|movetime=MS|nodes=N|depth=D] (its own limit, overriding the match's).
+    /// An engine, given twice or more: cmd=PATH[,name=NAME][,proto=uci|xboard][,arg=ARG]...[,dir=DIR]
+    /// [,option.NAME=VALUE]...[,tc=BASE+INC|movetime=MS|nodes=N|depth=D] (its own limit, overriding the match's).
+    /// A bare cmd is looked up on PATH, then in /usr/games. xboard engines (e.g. cmd=fairymax,proto=xboard) take
+    /// option.NAME for their `feature option`s, option.memory=MB and option.cores=N.
     #[arg(long = "engine", value_name = "SPEC", required = true)]
     engines: Vec<String>,
     /// Time control for every engine: BASE+INC in seconds, e.g. 8+0.08 or 60.
@@ -185,11 +189,43 @@ impl Plan {
 /// Bad options or files, an engine that cannot be started or configured (at the start, or when restarted after
 /// a fault), or an output file that cannot be written. Faults inside games are results, not errors.
 pub fn run(args: &Args) -> Result<(), String> {
+    run_match(args).map(drop)
+}
+
+/// Runs the match that these words would give `cargo xtask match` (the same options, checked the same way), and
+/// returns each pairing's tally: how `cargo xtask sprt` plays its games.
+///
+/// # Errors
+/// As [`run`], and a message when the words are not valid options.
+pub fn run_words(words: &[String]) -> Result<Vec<PairingTally>, String> {
+    #[derive(clap::Parser)]
+    #[command(name = "match")]
+    struct Words {
+        #[command(flatten)]
+        args: Args,
+    }
+    let parsed = <Words as clap::Parser>::try_parse_from(
+        std::iter::once("match".to_string()).chain(words.iter().cloned()),
+    )
+    .map_err(|e| e.to_string())?;
+    run_match(&parsed.args)
+}
+
+fn run_match(args: &Args) -> Result<Vec<PairingTally>, String> {
     let plan = plan(args)?;
     build_eldest_if_needed(&plan.specs, args.no_build)?;
     // Start each engine once before any game, so a wrong path or option fails now, with a clear message.
+    let from_fen = plan.openings.iter().filter(|o| o.start_fen.is_some()).count();
     for spec in &plan.specs {
-        drop(EngineProcess::start(spec)?);
+        let engine = EngineProcess::start(spec)?;
+        if from_fen > 0 && !engine.can_set_up_positions() {
+            return Err(format!(
+                "engine '{}' cannot start a game from a FEN (an xboard engine without the setboard feature), and \
+                 {from_fen} of the openings have no moves from the standard position; give it openings with an EPD \
+                 `moves` operation or PGN games from the start (the default set has them)",
+                spec.name
+            ));
+        }
     }
     play(&plan)
 }
@@ -224,6 +260,12 @@ fn plan(args: &Args) -> Result<Plan, String> {
             })
         })
         .collect::<Result<Vec<_>, _>>()?;
+    for (spec, limit) in specs.iter().zip(&limits) {
+        if spec.protocol == Protocol::Xboard {
+            xboard::time_control_command(*limit)
+                .map_err(|why| format!("engine '{}' ({limit}): {why}", spec.name))?;
+        }
+    }
     let pairings: Vec<(usize, usize)> = match args.tournament {
         Tournament::RoundRobin => (0..specs.len())
             .flat_map(|i| (i + 1..specs.len()).map(move |j| (i, j)))
@@ -355,7 +397,7 @@ enum Message {
     Fatal(String),
 }
 
-fn play(plan: &Plan) -> Result<(), String> {
+fn play(plan: &Plan) -> Result<Vec<PairingTally>, String> {
     let names: Vec<String> = plan.specs.iter().map(|s| s.name.clone()).collect();
     let mut pairings: Vec<PairingTally> = plan
         .pairings
@@ -469,7 +511,7 @@ fn play(plan: &Plan) -> Result<(), String> {
         plan.pgn_path.display(),
         plan.json_path.display()
     );
-    error.map_or(Ok(()), Err)
+    error.map_or(Ok(pairings), Err)
 }
 
 fn print_plan(plan: &Plan) {
@@ -559,6 +601,7 @@ fn two_mut<T>(items: &mut [T], a: usize, b: usize) -> (&mut T, &mut T) {
 #[derive(Serialize)]
 struct JsonEngine<'a> {
     name: &'a str,
+    protocol: &'static str,
     command: String,
     arguments: &'a [String],
     options: BTreeMap<&'a str, &'a str>,
@@ -611,6 +654,7 @@ fn write_json(
             .zip(engines)
             .map(|((spec, limit), tally)| JsonEngine {
                 name: &spec.name,
+                protocol: spec.protocol.name(),
                 command: spec.command.display().to_string(),
                 arguments: &spec.arguments,
                 options: spec

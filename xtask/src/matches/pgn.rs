@@ -4,7 +4,7 @@
 
 use super::game::GameRecord;
 use std::fmt::Write as _;
-use std::time::{SystemTime, UNIX_EPOCH};
+use std::time::SystemTime;
 
 /// Movetext lines are kept below this length (PGN export format: at most 79 characters).
 const LINE_LENGTH: usize = 79;
@@ -108,11 +108,9 @@ pub fn game_to_pgn(record: &GameRecord, event: &str) -> String {
 
 /// `YYYY.MM.DD` in UTC.
 fn pgn_date(time: SystemTime) -> String {
-    let days = time
-        .duration_since(UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs() / 86_400) as i64;
-    let (year, month, day) = crate::report::machine::civil_from_days(days);
-    format!("{year:04}.{month:02}.{day:02}")
+    chrono::DateTime::<chrono::Utc>::from(time)
+        .format("%Y.%m.%d")
+        .to_string()
 }
 
 #[cfg(test)]
@@ -121,7 +119,7 @@ mod tests {
 
     #[test]
     fn pgn_dates_are_gregorian_with_dots() {
-        let at = |days: u64| UNIX_EPOCH + std::time::Duration::from_secs(days * 86_400 + 3_600);
+        let at = |days: u64| std::time::UNIX_EPOCH + std::time::Duration::from_secs(days * 86_400 + 3_600);
         assert_eq!(pgn_date(at(0)), "1970.01.01");
         assert_eq!(pgn_date(at(11_016)), "2000.02.29");
         assert_eq!(pgn_date(at(20_819)), "2027.01.01");

@@ -1,11 +1,9 @@
-//! CSV writing (RFC 4180 quoting) for spreadsheets and plotting scripts.
-
-use std::fmt::Write as _;
+//! CSV documents for spreadsheets and plotting scripts, built row by row on the `csv` crate (RFC 4180 quoting).
 
 /// A CSV document built row by row.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug)]
 pub struct Csv {
-    text: String,
+    writer: csv::Writer<Vec<u8>>,
     columns: usize,
 }
 
@@ -13,7 +11,7 @@ impl Csv {
     /// A document with this header row.
     pub fn new<S: AsRef<str>>(header: &[S]) -> Csv {
         let mut csv = Csv {
-            text: String::new(),
+            writer: csv::Writer::from_writer(Vec::new()),
             columns: header.len(),
         };
         csv.row(header);
@@ -26,22 +24,17 @@ impl Csv {
     /// When the row's length differs from the header's (a programming error in the caller).
     pub fn row<S: AsRef<str>>(&mut self, cells: &[S]) {
         assert_eq!(cells.len(), self.columns, "a CSV row must match its header");
-        let quoted: Vec<String> = cells.iter().map(|c| quote(c.as_ref())).collect();
-        let _ = writeln!(self.text, "{}", quoted.join(","));
+        // Writing to a Vec cannot fail, and every row has the header's length (checked above).
+        self.writer
+            .write_record(cells.iter().map(AsRef::as_ref))
+            .expect("a CSV row written to memory");
     }
 
     /// The document.
-    pub fn text(&self) -> &str {
-        &self.text
-    }
-}
-
-/// A cell, quoted when it holds a comma, a quote or a line break.
-fn quote(cell: &str) -> String {
-    if cell.contains([',', '"', '\n', '\r']) {
-        format!("\"{}\"", cell.replace('"', "\"\""))
-    } else {
-        cell.to_string()
+    pub fn text(self) -> String {
+        // Flushing into a Vec cannot fail; the cells were &str, so the bytes are UTF-8.
+        let bytes = self.writer.into_inner().expect("a CSV document in memory");
+        String::from_utf8_lossy(&bytes).into_owned()
     }
 }
 

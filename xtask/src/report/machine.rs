@@ -3,7 +3,9 @@
 
 use serde::{Deserialize, Serialize};
 use std::process::Command;
-use std::time::{SystemTime, UNIX_EPOCH};
+use std::time::SystemTime;
+#[cfg(test)]
+use std::time::UNIX_EPOCH;
 
 /// The machine and build a measurement was taken on.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -97,38 +99,14 @@ fn command_output(program: &str, args: &[&str]) -> Option<String> {
 
 /// The current UTC time as `YYYY-MM-DD HH:MM:SS`.
 pub fn utc_now() -> String {
-    let seconds = SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs());
-    format_utc(seconds)
+    format_utc(SystemTime::now())
 }
 
-/// Seconds since the Unix epoch as `YYYY-MM-DD HH:MM:SS` (UTC).
-pub fn format_utc(seconds: u64) -> String {
-    let days = (seconds / 86_400) as i64;
-    let of_day = seconds % 86_400;
-    let (year, month, day) = civil_from_days(days);
-    format!(
-        "{year:04}-{month:02}-{day:02} {:02}:{:02}:{:02}",
-        of_day / 3600,
-        of_day / 60 % 60,
-        of_day % 60
-    )
-}
-
-/// The (year, month, day) of a day count since 1970-01-01: Howard Hinnant's days-to-civil conversion for the
-/// proleptic Gregorian calendar.
-pub fn civil_from_days(days: i64) -> (i64, u32, u32) {
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let day_of_era = z.rem_euclid(146_097);
-    let year_of_era = (day_of_era - day_of_era / 1460 + day_of_era / 36_524 - day_of_era / 146_096) / 365;
-    let day_of_year = day_of_era - (365 * year_of_era + year_of_era / 4 - year_of_era / 100);
-    let mp = (5 * day_of_year + 2) / 153;
-    let day = (day_of_year - (153 * mp + 2) / 5 + 1) as u32;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
-    let year = year_of_era + era * 400 + i64::from(month <= 2);
-    (year, month, day)
+/// A time as `YYYY-MM-DD HH:MM:SS` (UTC).
+pub fn format_utc(time: SystemTime) -> String {
+    chrono::DateTime::<chrono::Utc>::from(time)
+        .format("%Y-%m-%d %H:%M:%S")
+        .to_string()
 }
 
 #[cfg(test)]
@@ -137,17 +115,10 @@ mod tests {
 
     #[test]
     fn utc_dates_of_known_instants() {
-        assert_eq!(format_utc(0), "1970-01-01 00:00:00");
-        assert_eq!(format_utc(951_782_400), "2000-02-29 00:00:00");
-        assert_eq!(format_utc(1_795_305_599), "2026-11-21 23:59:59");
-    }
-
-    #[test]
-    fn day_counts_are_gregorian_dates() {
-        assert_eq!(civil_from_days(0), (1970, 1, 1));
-        assert_eq!(civil_from_days(11_016), (2000, 2, 29));
-        assert_eq!(civil_from_days(20_819), (2027, 1, 1));
-        assert_eq!(civil_from_days(-1), (1969, 12, 31));
+        let at = |seconds: u64| UNIX_EPOCH + std::time::Duration::from_secs(seconds);
+        assert_eq!(format_utc(at(0)), "1970-01-01 00:00:00");
+        assert_eq!(format_utc(at(951_782_400)), "2000-02-29 00:00:00");
+        assert_eq!(format_utc(at(1_795_305_599)), "2026-11-21 23:59:59");
     }
 
     #[test]

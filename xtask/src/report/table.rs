@@ -1,4 +1,5 @@
-//! Plain-text tables for the terminal and Markdown tables for the docs, from the same rows.
+//! Plain-text tables for the terminal (aligned by `comfy-table`) and Markdown tables for the docs, from the same
+//! rows. The Markdown is written here: it needs no alignment, only the `---:` marks that right-align numbers.
 
 /// A table: a header and rows of cells, every row as long as the header.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -23,40 +24,24 @@ impl Table {
         self.rows.push(cells);
     }
 
-    fn widths(&self) -> Vec<usize> {
-        let mut widths: Vec<usize> = self.header.iter().map(|h| h.chars().count()).collect();
-        for row in &self.rows {
-            for (width, cell) in widths.iter_mut().zip(row) {
-                *width = (*width).max(cell.chars().count());
+    /// Aligned columns (by `comfy-table`): the first left-aligned, the others right-aligned (they hold numbers),
+    /// a rule under the header, no borders.
+    pub fn to_text(&self) -> String {
+        let mut table = comfy_table::Table::new();
+        table
+            .load_preset(comfy_table::presets::NOTHING)
+            .set_style(comfy_table::TableComponent::HeaderLines, '-')
+            .set_header(&self.header)
+            .add_rows(&self.rows);
+        for (index, column) in table.column_iter_mut().enumerate() {
+            if index == 0 {
+                column.set_padding((0, 1));
+            } else {
+                column.set_cell_alignment(comfy_table::CellAlignment::Right);
             }
         }
-        widths
-    }
-
-    /// Aligned columns: the first left-aligned, the others right-aligned (they hold numbers).
-    pub fn to_text(&self) -> String {
-        let widths = self.widths();
-        let line = |cells: &[String]| -> String {
-            let parts: Vec<String> = cells
-                .iter()
-                .zip(&widths)
-                .enumerate()
-                .map(|(i, (cell, &w))| {
-                    if i == 0 {
-                        format!("{cell:<w$}")
-                    } else {
-                        format!("{cell:>w$}")
-                    }
-                })
-                .collect();
-            parts.join("  ").trim_end().to_string()
-        };
-        let mut text = line(&self.header) + "\n";
-        let rule: Vec<String> = widths.iter().map(|&w| "-".repeat(w)).collect();
-        text += &(rule.join("  ") + "\n");
-        for row in &self.rows {
-            text += &(line(row) + "\n");
-        }
+        let mut text = table.trim_fmt();
+        text.push('\n');
         text
     }
 
