@@ -65,6 +65,10 @@ pub struct Args {
     /// Where builds, the PGN and the JSON go.
     #[arg(long, value_name = "DIR", default_value = "target/sprt")]
     out: PathBuf,
+    /// Continue the test of the same command line after an interruption (a closed session, a reboot): the
+    /// games already in --out are kept and counted, and the test goes on until it decides.
+    #[arg(long)]
+    resume: bool,
 }
 
 /// One side of the test: its binary and where it came from.
@@ -135,6 +139,9 @@ pub fn run(args: &Args) -> Result<(), String> {
         "--sprt".into(),
     ];
     words.extend(bounds);
+    if args.resume {
+        words.push("--resume".into());
+    }
     if let Some(openings) = &args.openings {
         words.extend(["--openings".into(), openings.display().to_string()]);
     }

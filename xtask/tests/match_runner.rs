@@ -128,6 +128,112 @@ fn every_game_lost_by_the_culprit(
     played
 }
 
+/// Runs `cargo xtask match` with these arguments and its output files in `directory`; the JSON and stdout.
+fn match_in(directory: &Path, arguments: &[&str]) -> (Value, String, std::process::ExitStatus) {
+    let (pgn, json) = (directory.join("games.pgn"), directory.join("games.json"));
+    let output = Command::new(XTASK)
+        .arg("match")
+        .args(arguments)
+        .args(["--no-build", "--pgn", pgn.to_str().unwrap()])
+        .output()
+        .unwrap();
+    let text =
+        String::from_utf8_lossy(&output.stdout).into_owned() + &String::from_utf8_lossy(&output.stderr);
+    let json = std::fs::read_to_string(&json)
+        .ok()
+        .and_then(|text| serde_json::from_str(&text).ok())
+        .unwrap_or(Value::Null);
+    (json, text, output.status)
+}
+
+#[test]
+fn a_resumed_match_plays_the_rest_of_the_schedule_and_counts_like_one_run() {
+    // The steady engines choose their moves from the position alone, so every game is the same in both runs.
+    let arguments = [
+        "--engine",
+        &engine("alpha", &["good"]),
+        "--engine",
+        &engine("beta", &["good"]),
+        "--games",
+        "8",
+        "--nodes",
+        "1",
+        "--concurrency",
+        "2",
+    ];
+    let whole = scratch("resume-whole");
+    let (uninterrupted, output, status) = match_in(&whole, &arguments);
+    assert!(status.success(), "{output}");
+
+    // An interruption after three games: the files as they were then.
+    let cut = scratch("resume-cut");
+    let mut interrupted = uninterrupted.clone();
+    let first_three: Vec<Value> = interrupted["games"].as_array().unwrap()[..3].to_vec();
+    interrupted["games"] = Value::Array(first_three);
+    for engine in interrupted["engines"].as_array_mut().unwrap() {
+        engine["tally"]["games"] = 3.into();
+    }
+    std::fs::write(cut.join("games.json"), interrupted.to_string()).unwrap();
+    // The PGN gets each game as the JSON does, when it ends: its first three games are the JSON's first three.
+    let pgn = std::fs::read_to_string(whole.join("games.pgn")).unwrap();
+    let kept_games: String = pgn
+        .split("[Event ")
+        .filter(|g| !g.is_empty())
+        .take(3)
+        .map(|g| format!("[Event {g}"))
+        .collect();
+    std::fs::write(cut.join("games.pgn"), &kept_games).unwrap();
+
+    let mut resumed_arguments = arguments.to_vec();
+    resumed_arguments.push("--resume");
+    let (resumed, output, status) = match_in(&cut, &resumed_arguments);
+    assert!(status.success(), "{output}");
+    assert!(output.contains("Resuming: 3 games already played"), "{output}");
+    let mut numbers: Vec<u64> = resumed["games"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| g["number"].as_u64().unwrap())
+        .collect();
+    numbers.sort_unstable();
+    assert_eq!(numbers, (1..=8).collect::<Vec<_>>(), "every game once");
+    for figure in ["wdl", "pentanomial", "as_white", "as_black"] {
+        assert_eq!(
+            resumed["pairings"][0][figure], uninterrupted["pairings"][0][figure],
+            "{figure}"
+        );
+    }
+    assert_eq!(resumed["engines"][0]["tally"]["games"], 8);
+    assert_eq!(resumed["terminations"], uninterrupted["terminations"]);
+    let games_in_pgn = std::fs::read_to_string(cut.join("games.pgn"))
+        .unwrap()
+        .matches("[Event ")
+        .count();
+    assert_eq!(games_in_pgn, 8);
+
+    // Another engine, another opening order, or no file at all: refused with the reason.
+    let mut other_engine = arguments.to_vec();
+    let faster = format!("{},option.Hash=2", engine("beta", &["good"]));
+    other_engine[3] = &faster;
+    other_engine.push("--resume");
+    let (_, output, status) = match_in(&cut, &other_engine);
+    assert!(!status.success());
+    assert!(
+        output.contains("cannot resume") && output.contains("engine 2 differs"),
+        "{output}"
+    );
+    let mut other_seed = arguments.to_vec();
+    other_seed.extend(["--seed", "7", "--resume"]);
+    let (_, output, status) = match_in(&cut, &other_seed);
+    assert!(!status.success());
+    assert!(output.contains("is not that game of this schedule"), "{output}");
+    let nothing = scratch("resume-nothing");
+    let (_, output, status) = match_in(&nothing, &resumed_arguments);
+    assert!(!status.success());
+    assert!(output.contains("cannot resume"), "{output}");
+    assert!(!output.contains("panicked"), "{output}");
+}
+
 #[test]
 fn a_crash_loses_the_game_and_the_engine_is_restarted() {
     every_game_lost_by_the_culprit(

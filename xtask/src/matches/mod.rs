@@ -13,6 +13,7 @@ mod game;
 mod openings;
 mod output;
 mod pgn;
+mod resume;
 mod xboard;
 
 use crate::cargo;
@@ -22,11 +23,12 @@ use clock::Limit;
 use engine::{EngineProcess, EngineSpec, Protocol};
 use game::{GameJob, GameRecord, GameSettings};
 use openings::Opening;
+use output::EngineTally;
 pub use output::PairingTally;
-use output::{EngineTally, GameSummary};
+use resume::Counted;
 use serde::Serialize;
-use std::collections::BTreeMap;
-use std::fs::File;
+use std::collections::{BTreeMap, HashSet};
+use std::fs::OpenOptions;
 use std::io::Write;
 use std::path::{Component, Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -133,6 +135,10 @@ pub struct Args {
     /// Do not build target/release/eldest before the match.
     #[arg(long)]
     no_build: bool,
+    /// Continue the match of --pgn (and its JSON) after an interruption, with the same command line: its games
+    /// are kept and counted, and play goes on with the games of the schedule not yet played.
+    #[arg(long, requires = "pgn")]
+    resume: bool,
 }
 
 /// Everything fixed before the first game.
@@ -149,6 +155,7 @@ struct Plan {
     pgn_path: PathBuf,
     json_path: PathBuf,
     event: String,
+    resume: bool,
 }
 
 impl Plan {
@@ -338,6 +345,7 @@ fn plan(args: &Args) -> Result<Plan, String> {
         pgn_path,
         json_path,
         event: args.event.clone(),
+        resume: args.resume,
     })
 }
 
@@ -399,40 +407,72 @@ enum Message {
 
 fn play(plan: &Plan) -> Result<Vec<PairingTally>, String> {
     let names: Vec<String> = plan.specs.iter().map(|s| s.name.clone()).collect();
-    let mut pairings: Vec<PairingTally> = plan
-        .pairings
-        .iter()
-        .map(|&(first, second)| PairingTally::new(first, second, &names, plan.sprt))
-        .collect();
-    let mut engines: Vec<EngineTally> = names
-        .iter()
-        .map(|name| EngineTally {
-            name: name.clone(),
-            ..EngineTally::default()
-        })
-        .collect();
-    let mut terminations: BTreeMap<&'static str, u64> = BTreeMap::new();
-    let mut games: Vec<GameSummary> = Vec::new();
-    let mut pgn_file = File::create(&plan.pgn_path)
+    let mut counted = Counted {
+        pairings: plan
+            .pairings
+            .iter()
+            .map(|&(first, second)| PairingTally::new(first, second, &names, plan.sprt))
+            .collect(),
+        engines: names
+            .iter()
+            .map(|name| EngineTally {
+                name: name.clone(),
+                ..EngineTally::default()
+            })
+            .collect(),
+        terminations: BTreeMap::new(),
+        games: Vec::new(),
+    };
+    let (done, earlier_seconds, started_unix) = if plan.resume {
+        let resumed = resume::load(plan, &mut counted)?;
+        (resumed.done, resumed.seconds, resumed.started_unix)
+    } else {
+        let now = SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .map_or(0, |d| d.as_secs());
+        (HashSet::new(), 0.0, now)
+    };
+    let mut pgn_file = OpenOptions::new()
+        .create(true)
+        .write(true)
+        .append(plan.resume)
+        .truncate(!plan.resume)
+        .open(&plan.pgn_path)
         .map_err(|e| format!("cannot create {}: {e}", plan.pgn_path.display()))?;
     let planned = plan.pairings.len() * plan.games_per_pairing;
     let started = Instant::now();
-    let started_unix = SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs());
+    let clock = MatchClock {
+        started,
+        earlier_seconds,
+        started_unix,
+    };
     print_plan(plan);
+    if plan.resume {
+        println!(
+            "Resuming: {} games already played ({:.0} s).",
+            counted.games.len(),
+            earlier_seconds
+        );
+    }
 
-    let stop = AtomicBool::new(false);
+    // An SPRT that decided before the interruption plays no more games.
+    let decided = counted
+        .pairings
+        .iter()
+        .filter_map(|tally| tally.sprt.as_ref())
+        .find(|state| state.decision != SprtDecision::Continue)
+        .map(|state| format!("stopped by the SPRT: {} (LLR {:.2})", state.decision, state.llr));
+    let stop = AtomicBool::new(decided.is_some());
     let next_slot = AtomicUsize::new(0);
     let mut error: Option<String> = None;
     // What the JSON says while games are still being played; replaced by how the match ended.
-    let mut stop_reason = String::from("running");
+    let mut stop_reason = decided.unwrap_or_else(|| String::from("running"));
     std::thread::scope(|scope| {
         let (sender, receiver) = channel();
         for _ in 0..plan.concurrency {
             let sender = sender.clone();
-            let (stop, next_slot) = (&stop, &next_slot);
-            scope.spawn(move || worker(plan, stop, next_slot, &sender));
+            let (stop, next_slot, done) = (&stop, &next_slot, &done);
+            scope.spawn(move || worker(plan, stop, next_slot, done, &sender));
         }
         drop(sender);
         for message in receiver {
@@ -444,15 +484,24 @@ fn play(plan: &Plan) -> Result<Vec<PairingTally>, String> {
                     continue;
                 }
             };
-            let tally = &mut pairings[game.job.pairing];
+            let tally = &mut counted.pairings[game.job.pairing];
             tally.record(&game);
-            engines[game.job.white].record(&game, eldest_board::Color::White);
-            engines[game.job.black].record(&game, eldest_board::Color::Black);
-            *terminations.entry(game.termination.key()).or_insert(0) += 1;
-            games.push(GameSummary::of(&game));
+            counted.engines[game.job.white].record(&game, eldest_board::Color::White);
+            counted.engines[game.job.black].record(&game, eldest_board::Color::Black);
+            *counted
+                .terminations
+                .entry(game.termination.key().to_string())
+                .or_insert(0) += 1;
+            counted.games.push(output::GameSummary::of(&game));
+            let tally = &counted.pairings[game.job.pairing];
             println!(
                 "{}",
-                output::progress_line(&game, games.len(), plan.sprt.is_none().then_some(planned), tally)
+                output::progress_line(
+                    &game,
+                    counted.games.len(),
+                    plan.sprt.is_none().then_some(planned),
+                    tally
+                )
             );
             if game.at_fault.is_some() {
                 println!("    {}", game.reason);
@@ -469,18 +518,7 @@ fn play(plan: &Plan) -> Result<Vec<PairingTally>, String> {
                 .write_all(pgn::game_to_pgn(&game, &plan.event).as_bytes())
                 .and_then(|()| pgn_file.flush())
                 .map_err(|e| format!("cannot write {}: {e}", plan.pgn_path.display()))
-                .and_then(|()| {
-                    write_json(
-                        plan,
-                        &pairings,
-                        &engines,
-                        &terminations,
-                        &games,
-                        &stop_reason,
-                        started,
-                        started_unix,
-                    )
-                });
+                .and_then(|()| write_json(plan, &counted, &stop_reason, &clock));
             if let Err(message) = written {
                 stop.store(true, Ordering::SeqCst);
                 error.get_or_insert(message);
@@ -492,26 +530,29 @@ fn play(plan: &Plan) -> Result<Vec<PairingTally>, String> {
     } else if stop_reason == "running" {
         stop_reason = "completed".into();
     }
-    write_json(
-        plan,
-        &pairings,
-        &engines,
-        &terminations,
-        &games,
-        &stop_reason,
-        started,
-        started_unix,
-    )?;
+    write_json(plan, &counted, &stop_reason, &clock)?;
     print!(
         "{}",
-        output::summary_text(&pairings, &engines, &terminations, &stop_reason)
+        output::summary_text(
+            &counted.pairings,
+            &counted.engines,
+            &counted.terminations,
+            &stop_reason
+        )
     );
     println!(
         "PGN: {}\nJSON: {}",
         plan.pgn_path.display(),
         plan.json_path.display()
     );
-    error.map_or(Ok(pairings), Err)
+    error.map_or(Ok(counted.pairings), Err)
+}
+
+/// When the match started, and how long its earlier runs took (a resumed match counts them).
+struct MatchClock {
+    started: Instant,
+    earlier_seconds: f64,
+    started_unix: u64,
 }
 
 fn print_plan(plan: &Plan) {
@@ -545,12 +586,21 @@ fn print_plan(plan: &Plan) {
 
 /// One worker: takes the next game off the schedule until it is done or the match stops, with its own engine
 /// processes, started on first use and restarted after a game that left one untrustworthy.
-fn worker(plan: &Plan, stop: &AtomicBool, next_slot: &AtomicUsize, sender: &Sender<Message>) {
+fn worker(
+    plan: &Plan,
+    stop: &AtomicBool,
+    next_slot: &AtomicUsize,
+    done: &HashSet<usize>,
+    sender: &Sender<Message>,
+) {
     let mut processes: Vec<Option<EngineProcess>> = plan.specs.iter().map(|_| None).collect();
     while !stop.load(Ordering::SeqCst) {
         let slot = next_slot.fetch_add(1, Ordering::SeqCst);
         if slot >= plan.slots() {
             return;
+        }
+        if done.contains(&slot) {
+            continue;
         }
         let Some(job) = plan.job(slot) else { continue };
         for index in [job.white, job.black] {
@@ -622,53 +672,47 @@ struct JsonReport<'a> {
     games_per_pairing: usize,
     engines: Vec<JsonEngine<'a>>,
     pairings: &'a [PairingTally],
-    terminations: &'a BTreeMap<&'static str, u64>,
-    games: &'a [GameSummary],
+    terminations: &'a BTreeMap<String, u64>,
+    games: &'a [output::GameSummary],
 }
 
-#[allow(clippy::too_many_arguments)]
-fn write_json(
-    plan: &Plan,
-    pairings: &[PairingTally],
-    engines: &[EngineTally],
-    terminations: &BTreeMap<&'static str, u64>,
-    games: &[GameSummary],
-    status: &str,
-    started: Instant,
-    started_unix: u64,
-) -> Result<(), String> {
+/// The engines as the JSON file describes them: what identifies each (checked by `--resume`) and its tally.
+fn json_engines<'a>(plan: &'a Plan, tallies: &'a [EngineTally]) -> Vec<JsonEngine<'a>> {
+    plan.specs
+        .iter()
+        .zip(&plan.limits)
+        .zip(tallies)
+        .map(|((spec, limit), tally)| JsonEngine {
+            name: &spec.name,
+            protocol: spec.protocol.name(),
+            command: spec.command.display().to_string(),
+            arguments: &spec.arguments,
+            options: spec
+                .options
+                .iter()
+                .map(|(k, v)| (k.as_str(), v.as_str()))
+                .collect(),
+            limit: limit.to_string(),
+            tally,
+        })
+        .collect()
+}
+
+fn write_json(plan: &Plan, counted: &Counted, status: &str, clock: &MatchClock) -> Result<(), String> {
     let report = JsonReport {
         tool: "cargo xtask match",
         command_line: std::env::args().collect(),
-        started_unix,
-        seconds: started.elapsed().as_secs_f64(),
+        started_unix: clock.started_unix,
+        seconds: clock.earlier_seconds + clock.started.elapsed().as_secs_f64(),
         status,
         openings: plan.openings.len(),
         concurrency: plan.concurrency,
         margin_ms: plan.settings.margin.as_millis(),
         games_per_pairing: plan.games_per_pairing,
-        engines: plan
-            .specs
-            .iter()
-            .zip(&plan.limits)
-            .zip(engines)
-            .map(|((spec, limit), tally)| JsonEngine {
-                name: &spec.name,
-                protocol: spec.protocol.name(),
-                command: spec.command.display().to_string(),
-                arguments: &spec.arguments,
-                options: spec
-                    .options
-                    .iter()
-                    .map(|(k, v)| (k.as_str(), v.as_str()))
-                    .collect(),
-                limit: limit.to_string(),
-                tally,
-            })
-            .collect(),
-        pairings,
-        terminations,
-        games,
+        engines: json_engines(plan, &counted.engines),
+        pairings: &counted.pairings,
+        terminations: &counted.terminations,
+        games: &counted.games,
     };
     let text =
         serde_json::to_string_pretty(&report).map_err(|e| format!("cannot encode the JSON summary: {e}"))?;

@@ -5,7 +5,7 @@ use super::game::{GameRecord, Termination};
 use crate::stats::elo::{EloEstimate, Outcome, Pentanomial, Wdl, signed, unsigned};
 use crate::stats::sprt::{Sprt, SprtDecision};
 use eldest_board::Color;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, HashMap};
 
 /// Two engines that play each other; every figure is from `first`'s side.
@@ -83,16 +83,21 @@ impl PairingTally {
         } else {
             Color::Black
         };
-        let outcome = game.result.outcome_for(first_color);
+        self.record_outcome(game.job.round, first_color, game.result.outcome_for(first_color));
+    }
+
+    /// Counts a game of this pairing in `round` that the first engine played with `first_color` and ended
+    /// with `outcome` for it.
+    pub fn record_outcome(&mut self, round: usize, first_color: Color, outcome: Outcome) {
         self.wdl.record(outcome);
         match first_color {
             Color::White => self.as_white.record(outcome),
             Color::Black => self.as_black.record(outcome),
         }
-        match self.waiting.remove(&game.job.round) {
+        match self.waiting.remove(&round) {
             Some(partner) => self.pentanomial.record(partner, outcome),
             None => {
-                self.waiting.insert(game.job.round, outcome);
+                self.waiting.insert(round, outcome);
             }
         }
         self.elo = EloEstimate::from_pentanomial(&self.pentanomial);
@@ -126,7 +131,7 @@ impl PairingTally {
 }
 
 /// Faults and clock use of one engine over the match.
-#[derive(Debug, Clone, Default, Serialize)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
 pub struct EngineTally {
     /// The engine's name.
     pub name: String,
@@ -189,7 +194,7 @@ impl EngineTally {
 }
 
 /// One game in the JSON file.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct GameSummary {
     /// Game number.
     pub number: usize,
@@ -202,11 +207,11 @@ pub struct GameSummary {
     /// Opening name.
     pub opening: String,
     /// `1-0`, `0-1` or `1/2-1/2`.
-    pub result: &'static str,
+    pub result: String,
     /// The termination's short name.
-    pub termination: &'static str,
+    pub termination: String,
     /// `white` or `black` when an engine's fault ended the game.
-    pub at_fault: Option<&'static str>,
+    pub at_fault: Option<String>,
     /// The ending in words.
     pub reason: String,
     /// Plies played by the engines (book moves not counted).
@@ -226,11 +231,11 @@ impl GameSummary {
             white: game.names[0].clone(),
             black: game.names[1].clone(),
             opening: game.opening_name.clone(),
-            result: game.result.pgn(),
-            termination: game.termination.key(),
+            result: game.result.pgn().to_string(),
+            termination: game.termination.key().to_string(),
             at_fault: game
                 .at_fault
-                .map(|c| if c == Color::White { "white" } else { "black" }),
+                .map(|c| if c == Color::White { "white" } else { "black" }.to_string()),
             reason: game.reason.clone(),
             plies: game.moves.len(),
             seconds: (game.duration.as_secs_f64() * 1000.0).round() / 1000.0,
@@ -269,7 +274,7 @@ pub fn progress_line(
 pub fn summary_text(
     pairings: &[PairingTally],
     engines: &[EngineTally],
-    terminations: &BTreeMap<&'static str, u64>,
+    terminations: &BTreeMap<String, u64>,
     stop_reason: &str,
 ) -> String {
     let mut text = format!("\nMatch {stop_reason}.\n");
