@@ -54,6 +54,10 @@ enum Command {
     /// Search the bench positions to a fixed depth (by default with one thread and 16 MiB: the signature); the
     /// last stdout line is `<N> nodes <M> nps`. Flags choose threads, algorithm, limit and positions.
     Bench(bench::BenchArgs),
+    /// Print the search constants an SPSA tuner may change, one per line in OpenBench's format
+    /// (`name, int, default, min, max, c_end, r_end`). Their UCI options exist only in builds with
+    /// `--features tune`.
+    Tunables,
 }
 
 fn main() -> ExitCode {
@@ -63,6 +67,7 @@ fn main() -> ExitCode {
         None => uci(log),
         Some(Command::Perft { depth, fen }) => perft(depth, &fen),
         Some(Command::Bench(args)) => bench::run(&args),
+        Some(Command::Tunables) => tunables(),
     }
 }
 
@@ -76,6 +81,19 @@ fn uci(log: LogDestination) -> ExitCode {
             ExitCode::FAILURE
         }
     }
+}
+
+fn tunables() -> ExitCode {
+    if !cfg!(feature = "tune") {
+        eprintln!("note: this build has no UCI options for these; build with --features tune to tune them");
+    }
+    let mut out = std::io::stdout().lock();
+    for tunable in eldest_search::TUNABLES {
+        if writeln!(out, "{}", tunable.openbench_line()).is_err() {
+            return ExitCode::FAILURE;
+        }
+    }
+    ExitCode::SUCCESS
 }
 
 fn perft(depth: u32, fen: &[String]) -> ExitCode {

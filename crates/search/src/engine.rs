@@ -16,6 +16,7 @@ use crate::parallel::simplified_abdada::{
     CsTableKind, CurrentlySearching, DashCurrentlySearching, SimplifiedAbdadaHooks,
 };
 use crate::parallel::ybwc::{YbwcHooks, YbwcPool};
+use crate::params::{Reductions, SearchParams};
 use crate::report::{IterationReport, Score, ScoreBound, SearchOutcome};
 use crate::time::TimeManager;
 use crate::worker::{
@@ -27,11 +28,6 @@ use eldest_tt::{MATE, MATE_IN_MAX_PLY, TableSizeError, TranspositionTable};
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
-
-/// Half-width of the first aspiration window, in centipawns.
-const ASPIRATION_WINDOW: i32 = 20;
-/// Iterations shallower than this search the full window.
-const ASPIRATION_MIN_DEPTH: u32 = 4;
 
 /// The score of a search as UCI reports it: mate in moves, or centipawns.
 pub fn uci_score(score: i32) -> Score {
@@ -89,6 +85,8 @@ pub struct Engine {
     pool: SearchPool,
     /// YBWC's bookkeeping of those threads and their reusable states.
     ybwc: YbwcPool,
+    /// Late-move reductions of the last search's parameters, rebuilt only when they change.
+    reductions: Reductions,
 }
 
 impl Engine {
@@ -106,6 +104,7 @@ impl Engine {
             dash_currently_searching: DashCurrentlySearching::new(),
             pool: SearchPool::default(),
             ybwc: YbwcPool::new(1),
+            reductions: Reductions::new(&SearchParams::DEFAULT),
         })
     }
 
@@ -248,6 +247,7 @@ impl Engine {
         } else {
             1
         };
+        self.reductions.update(&options.params);
         let abort = AtomicBool::new(false);
         let counters: Vec<AtomicU64> = (0..self.workers.len()).map(|_| AtomicU64::new(0)).collect();
         let completed_depth = AtomicU32::new(0);
@@ -265,6 +265,8 @@ impl Engine {
             node_counters: &counters,
             completed_depth: &completed_depth,
             skip_completed_iterations: abdadas && settings.skip_completed_iterations,
+            params: &options.params,
+            reductions: &self.reductions,
         };
         let multi_pv = options.multi_pv.clamp(1, candidates);
         let plan = PlanBase {
@@ -630,9 +632,11 @@ impl<H: SearchHooks> IterationPlan<'_, H> {
         pv_index: usize,
         report: &mut (dyn FnMut(&IterationReport) + Send),
     ) -> Option<(i32, Vec<Move>)> {
-        let mut delta = ASPIRATION_WINDOW;
+        let mut delta = shared.params.aspiration_window;
         let (mut alpha, mut beta) = match previous {
-            Some(score) if depth >= ASPIRATION_MIN_DEPTH && score.abs() < MATE_IN_MAX_PLY => {
+            Some(score)
+                if depth as i32 >= shared.params.aspiration_min_depth && score.abs() < MATE_IN_MAX_PLY =>
+            {
                 ((score - delta).max(-INFINITY), (score + delta).min(INFINITY))
             }
             _ => (-INFINITY, INFINITY),

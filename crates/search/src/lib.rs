@@ -33,6 +33,7 @@ mod hooks;
 mod limits;
 mod ordering;
 pub mod parallel;
+mod params;
 mod pesto;
 mod report;
 mod see;
@@ -55,6 +56,7 @@ pub use parallel::{
     KNOBS, Knob, KnobError, KnobKind, KnobValue, ParallelAlgorithm, ParallelSettings, ParseAlgorithmError,
     find_knob,
 };
+pub use params::{SearchParams, TUNABLES, Tunable, find_tunable};
 pub use report::{IterationReport, Score, ScoreBound, SearchOutcome};
 pub use see::{SEE_VALUE, see_ge};
 pub use time::TimeManager;

@@ -47,6 +47,8 @@ pub struct SearchOptions {
     pub threads: usize,
     /// The parallel algorithm and its knobs (`ParallelAlgorithm`, `DeferDepth`, `CsTableRows`, `CsWays`).
     pub parallel: crate::parallel::ParallelSettings,
+    /// The search's constants (margins, reductions, history bonuses): the defaults unless a tuner sets them.
+    pub params: crate::SearchParams,
 }
 
 impl Default for SearchOptions {
@@ -56,6 +58,7 @@ impl Default for SearchOptions {
             move_overhead: Duration::from_millis(30),
             threads: 1,
             parallel: crate::parallel::ParallelSettings::default(),
+            params: crate::SearchParams::DEFAULT,
         }
     }
 }

@@ -8,6 +8,7 @@ use crate::hooks::{MoveContext, SearchHooks};
 use crate::limits::SearchControl;
 use crate::ordering::{History, MovePicker, PickerKind, is_losing_noisy};
 use crate::parallel::ybwc::Cutoff;
+use crate::params::{Reductions, SearchParams};
 use crate::see::see_ge;
 use crate::time::TimeManager;
 use eldest_board::{Move, PieceKind, Position};
@@ -27,26 +28,6 @@ const CHECK_INTERVAL: u64 = 1024;
 /// Kerrigan's cutoff checks start at this remaining depth.
 const CUTOFF_CHECK_MIN_DEPTH: i32 = 4;
 
-/// Late-move reduction in plies by depth and move number: `0.75 + ln(depth) * ln(moves) / 2.25`.
-#[derive(Clone)]
-struct Reductions([[i8; 64]; 64]);
-
-impl Reductions {
-    fn new() -> Reductions {
-        let mut table = [[0i8; 64]; 64];
-        for (depth, row) in table.iter_mut().enumerate().skip(1) {
-            for (moves, r) in row.iter_mut().enumerate().skip(1) {
-                *r = (0.75 + (depth as f64).ln() * (moves as f64).ln() / 2.25) as i8;
-            }
-        }
-        Reductions(table)
-    }
-
-    fn get(&self, depth: i32, moves: usize) -> i32 {
-        i32::from(self.0[(depth as usize).min(63)][moves.min(63)])
-    }
-}
-
 /// What all threads of one search share.
 pub struct SharedSearch<'a> {
     /// The transposition table.
@@ -65,6 +46,10 @@ pub struct SharedSearch<'a> {
     pub completed_depth: &'a AtomicU32,
     /// The ABDADAs: a thread abandons an iteration another thread has completed.
     pub skip_completed_iterations: bool,
+    /// The search's constants.
+    pub params: &'a SearchParams,
+    /// Late-move reductions by depth and move number, made from `params`.
+    pub(crate) reductions: &'a Reductions,
 }
 
 /// A thread's last completed iteration: its depth, score and principal variation.
@@ -260,7 +245,6 @@ pub struct Worker {
     pub(crate) static_evals: Box<[i32; MAX_PLY + 2]>,
     pv: PvTable,
     pub(crate) repetitions: SearchRepetitions,
-    reductions: Reductions,
     /// Root moves this iteration may not choose (MultiPV lines already found), and the allowed set of
     /// `searchmoves` (empty: all).
     pub(crate) root_excluded: Vec<Move>,
@@ -339,7 +323,6 @@ impl Worker {
             static_evals: Box::new([0; MAX_PLY + 2]),
             pv: PvTable::new(),
             repetitions: SearchRepetitions::new(Arc::new(GameHistory::new()), RepetitionRule::Stockfish),
-            reductions: Reductions::new(),
             root_excluded: Vec::new(),
             root_allowed: Vec::new(),
             stats: ThreadStats::default(),
@@ -514,10 +497,11 @@ impl<H: SearchHooks> SearchContext<'_, '_, H> {
         // Near the root there is no earlier evaluation to compare with: assume improving (prune less).
         let improving = !in_check && (ply < 2 || static_eval > self.worker.static_evals[ply - 2]);
 
+        let params = self.shared.params;
         if !PV && !in_check && !root {
             // Reverse futility pruning: far above beta at low depth, a quiet move will not bring us back down.
-            if depth <= 6
-                && static_eval - 80 * (depth - i32::from(improving)) >= beta
+            if depth <= params.rfp_max_depth
+                && static_eval - params.rfp_margin * (depth - i32::from(improving)) >= beta
                 && beta.abs() < MATE_IN_MAX_PLY
             {
                 return static_eval;
@@ -527,8 +511,10 @@ impl<H: SearchHooks> SearchContext<'_, '_, H> {
             let us = position.side_to_move();
             let pieces =
                 position.colored(us) & !(position.pieces(PieceKind::Pawn) | position.pieces(PieceKind::King));
-            if depth >= 3 && static_eval >= beta && !after_null && pieces.is_nonempty() {
-                let reduction = 3 + depth / 4 + ((static_eval - beta) / 200).min(3);
+            if depth >= params.nmp_min_depth && static_eval >= beta && !after_null && pieces.is_nonempty() {
+                let reduction = params.nmp_base_reduction
+                    + depth / params.nmp_depth_divisor
+                    + ((static_eval - beta) / params.nmp_eval_divisor).min(params.nmp_max_eval_reduction);
                 let mut child = *position;
                 if child.play_null() {
                     self.worker.repetitions.push_null(child.key());
@@ -778,6 +764,7 @@ impl<H: SearchHooks> SearchContext<'_, '_, H> {
             moves_searched,
             quiets_tried,
         } = this;
+        let params = self.shared.params;
         let quiet = !mv.is_noisy();
         let mut child = *position;
         child.play_unchecked(mv);
@@ -785,11 +772,15 @@ impl<H: SearchHooks> SearchContext<'_, '_, H> {
         // Late-move pruning and SEE pruning at shallow depth, once a real score is in hand. Checks are never
         // pruned: a quiet check is how most short mates begin.
         if !root && !in_check && !gives_check && best_score > -MATE_IN_MAX_PLY && !is_deferred {
-            let late_quiets = (3 + depth * depth) as usize / (2 - usize::from(improving));
-            if quiet && !PV && depth <= 4 && quiets_tried >= late_quiets {
+            let late_quiets = (params.lmp_base + depth * depth) as usize / (2 - usize::from(improving));
+            if quiet && !PV && depth <= params.lmp_max_depth && quiets_tried >= late_quiets {
                 return MoveOutcome::Pruned;
             }
-            if !quiet && depth <= 3 && is_losing_noisy(order) && !see_ge(position, mv, -100 * depth) {
+            if !quiet
+                && depth <= params.see_noisy_max_depth
+                && is_losing_noisy(order)
+                && !see_ge(position, mv, -params.see_noisy_margin * depth)
+            {
                 return MoveOutcome::Pruned;
             }
         }
@@ -817,13 +808,14 @@ impl<H: SearchHooks> SearchContext<'_, '_, H> {
         } else {
             let mut reduction = 0;
             if depth >= 3 && moves_searched >= 2 + usize::from(PV) && quiet && !in_check && !gives_check {
-                reduction = self.worker.reductions.get(depth, moves_searched);
+                reduction = self.shared.reductions.get(depth, moves_searched);
                 reduction -= i32::from(PV);
                 reduction += i32::from(!improving);
                 if self.worker.killers[ply].contains(&Some(mv)) {
                     reduction -= 1;
                 }
-                reduction -= self.worker.history.score(position.side_to_move(), mv) / 8192;
+                reduction -=
+                    self.worker.history.score(position.side_to_move(), mv) / params.lmr_history_divisor;
                 reduction = reduction.clamp(0, new_depth - 1);
             }
             let marked = !is_deferred;
@@ -855,7 +847,7 @@ impl<H: SearchHooks> SearchContext<'_, '_, H> {
             killers[1] = killers[0];
             killers[0] = Some(mv);
         }
-        let bonus = (depth * depth).min(400) * 16;
+        let bonus = self.shared.params.history_bonus(depth);
         self.worker.history.update(us, mv, bonus);
         for &other in tried {
             self.worker.history.update(us, other, -bonus);
@@ -1040,6 +1032,8 @@ mod hook_rules {
             node_counters: &counters,
             completed_depth: &std::sync::atomic::AtomicU32::new(0),
             skip_completed_iterations: false,
+            params: &SearchParams::DEFAULT,
+            reductions: &Reductions::new(&SearchParams::DEFAULT),
         };
         let game: GameHistory = [(position.key(), position.halfmove_clock())]
             .into_iter()

@@ -88,6 +88,14 @@ pub enum Setting {
         /// Its new value, already range-checked.
         value: eldest_search::KnobValue,
     },
+    /// A search constant (`RfpMargin`, `LmrDivisor`, …), one row of [`eldest_search::TUNABLES`]: offered only by
+    /// builds with the `tune` feature, for SPSA tuners.
+    Tunable {
+        /// The constant.
+        tunable: &'static eldest_search::Tunable,
+        /// Its new value, already range-checked.
+        value: i32,
+    },
 }
 
 /// One option: its name, type, and how a valid value becomes a [`Setting`].
@@ -108,6 +116,9 @@ enum Apply {
     Fixed(fn(OptionValue) -> Setting),
     /// A parallel-search knob.
     Knob(&'static eldest_search::Knob),
+    /// A search constant (builds with the `tune` feature).
+    #[cfg_attr(not(feature = "tune"), allow(dead_code))]
+    Tunable(&'static eldest_search::Tunable),
 }
 
 /// The values of `ParallelAlgorithm`: the search crate's names, in its order.
@@ -343,7 +354,8 @@ impl UciOption {
 }
 
 /// Every option in the order `uci` lists them: the engine's own ([`OPTIONS`]), then one per parallel-search knob
-/// of [`eldest_search::KNOBS`] (so a knob's name, range and default are written once, in the search crate).
+/// of [`eldest_search::KNOBS`] (so a knob's name, range and default are written once, in the search crate), then,
+/// in builds with the `tune` feature, one spin per search constant of [`eldest_search::TUNABLES`].
 ///
 /// ```
 /// let names: Vec<&str> = eldest_uci::options().map(|o| o.name).collect();
@@ -354,6 +366,26 @@ pub fn options() -> impl Iterator<Item = UciOption> {
         .iter()
         .copied()
         .chain(eldest_search::KNOBS.iter().map(knob_option))
+        .chain(tunable_options())
+}
+
+/// The spin options of the search constants: only in builds with the `tune` feature, so that a player's GUI
+/// never shows them.
+fn tunable_options() -> impl Iterator<Item = UciOption> {
+    let tunables: &'static [eldest_search::Tunable] = if cfg!(feature = "tune") {
+        eldest_search::TUNABLES
+    } else {
+        &[]
+    };
+    tunables.iter().map(|tunable| UciOption {
+        name: tunable.name,
+        kind: OptionKind::Spin {
+            default: i64::from(tunable.default_value()),
+            min: i64::from(tunable.min),
+            max: i64::from(tunable.max),
+        },
+        setting: Apply::Tunable(tunable),
+    })
 }
 
 /// The UCI option of a parallel-search knob.
@@ -406,6 +438,13 @@ pub fn parse_setoption(name: &str, value: Option<&str>) -> Result<Setting, Optio
                 }
             },
         },
+        Apply::Tunable(tunable) => match value {
+            OptionValue::Spin(n) => Setting::Tunable {
+                tunable,
+                value: i32::try_from(n).expect("a tunable's range fits an i32"),
+            },
+            other => unreachable!("tunables are spins, got {other:?}"),
+        },
     })
 }
 
@@ -415,7 +454,11 @@ mod tests {
 
     #[test]
     fn declarations_match_the_protocol() {
-        let lines: Vec<String> = options().map(|o| o.declaration()).collect();
+        // The tunables of `tune` builds follow these; their own test covers them.
+        let lines: Vec<String> = options()
+            .take(OPTIONS.len() + eldest_search::KNOBS.len())
+            .map(|o| o.declaration())
+            .collect();
         assert_eq!(
             lines,
             [
@@ -456,6 +499,28 @@ mod tests {
         assert!(parse_setoption("CutoffChecks", Some("yes")).is_err());
         assert!(parse_setoption("CsTable", Some("btree")).is_err());
         assert!(parse_setoption("LazyVote", None).is_err());
+    }
+
+    #[test]
+    fn tunables_are_options_only_in_tune_builds() {
+        let setting = parse_setoption("rfpmargin", Some("95"));
+        if cfg!(feature = "tune") {
+            let Ok(Setting::Tunable { tunable, value }) = setting else {
+                panic!("{setting:?}");
+            };
+            let mut params = eldest_search::SearchParams::DEFAULT;
+            tunable.apply(&mut params, value);
+            assert_eq!(params.rfp_margin, 95);
+            assert!(parse_setoption("RfpMargin", Some("1000")).is_err());
+            assert!(parse_setoption("RfpMargin", Some("eighty")).is_err());
+            assert_eq!(
+                options().count(),
+                OPTIONS.len() + eldest_search::KNOBS.len() + eldest_search::TUNABLES.len()
+            );
+        } else {
+            assert_eq!(setting, Err(OptionError::Unknown("rfpmargin".to_string())));
+            assert_eq!(options().count(), OPTIONS.len() + eldest_search::KNOBS.len());
+        }
     }
 
     #[test]

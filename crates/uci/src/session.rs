@@ -269,6 +269,7 @@ impl Session {
             Setting::MoveOverhead(overhead) => self.settings.search.move_overhead = overhead,
             Setting::ParallelAlgorithm(algorithm) => self.settings.search.parallel.algorithm = algorithm,
             Setting::Knob { knob, value } => knob.apply(&mut self.settings.search.parallel, value),
+            Setting::Tunable { tunable, value } => tunable.apply(&mut self.settings.search.params, value),
             Setting::DebugLogFile(path) => match (self.hooks.debug_log_file)(&path) {
                 Ok(()) => self.settings.debug_log_file = path,
                 Err(error) => self.out.info_string(&format!(
