@@ -444,9 +444,9 @@ impl<H: SearchHooks> SearchContext<'_, '_, H> {
         after_null: bool,
     ) -> i32 {
         let root = ply == 0;
-        if PV {
-            self.worker.pv.clear(ply);
-        }
+        // Every node clears its line, null-window ones too: a PV node whose null-window child fails high at
+        // beta takes that child's line without a re-search, and must not take a line left there by another move.
+        self.worker.pv.clear(ply);
         let in_check = position.in_check();
         if in_check && ply < MAX_PLY / 2 {
             depth += 1;
@@ -863,9 +863,7 @@ impl<H: SearchHooks> SearchContext<'_, '_, H> {
         beta: i32,
         ply: usize,
     ) -> i32 {
-        if PV {
-            self.worker.pv.clear(ply);
-        }
+        self.worker.pv.clear(ply);
         if self.worker.count_node_and_check_stop(self.shared) {
             return 0;
         }

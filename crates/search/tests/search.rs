@@ -277,3 +277,56 @@ fn best_move_is_legal_over_many_positions_and_thread_counts() {
         }
     }
 }
+
+#[test]
+fn every_reported_line_is_a_legal_sequence_of_moves() {
+    // A PV node whose null-window child fails high at beta (the root in an aspiration window) takes the
+    // child's line without a re-search: that line must be the child's own, never one left in the table by a
+    // brother searched before it. Searches stopped by a node limit keep such a line as their answer.
+    // Endgames where a later root move often beats the aspiration window (positions where the UCI test once
+    // answered with an illegal ponder move), then the bench positions.
+    let endgames = [
+        "8/8/8/4Q3/2k5/4K3/8/8 w - - 9 8",
+        "1Q6/8/4k3/8/8/8/8/6K1 w - - 1 4",
+        "8/2p5/K7/1P6/2p5/6k1/4P1P1/8 w - - 0 5",
+        "r1bq1rk1/1p3ppp/p1np4/4p3/3Pn3/3B1N2/PPP2PPP/R2Q1RK1 w - - 0 12",
+    ];
+    let mut engine = Engine::new(16).unwrap();
+    let fens = endgames
+        .iter()
+        .flat_map(|fen| [*fen; 8])
+        .chain(eldest_search::bench::BENCH_POSITIONS.iter().copied());
+    for (index, fen) in fens.enumerate() {
+        for nodes in [2_000, 7_000, 20_000, 60_000, 150_000] {
+            let position = Position::from_fen(fen).unwrap();
+            let limits = SearchLimits {
+                nodes: Some(nodes + index as u64 * 97),
+                ..SearchLimits::default()
+            };
+            let mut lines: Vec<Vec<eldest_board::Move>> = Vec::new();
+            let outcome = engine.search(
+                &position,
+                game_of(&position),
+                &limits,
+                &SearchOptions::default(),
+                &SearchControl::new(),
+                &mut |report| lines.push(report.pv.clone()),
+            );
+            lines.extend(
+                outcome
+                    .best_move
+                    .map(|best| [Some(best), outcome.ponder_move].into_iter().flatten().collect()),
+            );
+            for line in lines {
+                let mut board = position;
+                for (ply, &mv) in line.iter().enumerate() {
+                    assert!(
+                        board.is_legal(mv),
+                        "move {ply} of {line:?} is illegal: {fen}, {nodes} nodes"
+                    );
+                    board.play_unchecked(mv);
+                }
+            }
+        }
+    }
+}
