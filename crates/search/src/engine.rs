@@ -298,10 +298,16 @@ impl Engine {
                     split_only_when_idle: settings.split_only_when_idle,
                     pool: &self.ybwc,
                 };
-                self.ybwc.start_search(settings.ybwc_copy_history);
+                self.ybwc
+                    .start_search(settings.ybwc_copy_history, settings.ybwc_spin);
                 let plan = plan.with_hooks(&hooks);
                 let main = &mut workers[0];
-                vec![pool.run_in_pool(|| plan.iterate(main, &shared, on_iteration))]
+                let iterate = || plan.iterate(main, &shared, on_iteration);
+                vec![if settings.ybwc_spin {
+                    pool.run_in_pool_spinning(iterate)
+                } else {
+                    pool.run_in_pool(iterate)
+                }]
             }
             ParallelAlgorithm::SimplifiedAbdada => match settings.cs_table {
                 CsTableKind::Array => {

@@ -182,15 +182,8 @@ fn the_abdadas_defer_moves_when_threads_share_the_work() {
 }
 
 #[test]
-fn ybwc_splits_and_counts_the_helpers_nodes() {
-    let mut engine = Engine::new(16).unwrap();
+fn ybwc_splits_and_counts_the_helpers_nodes_with_spinning_and_sleeping_helpers() {
     let fen = "r1bq1rk1/ppp1nppp/4n3/3p3Q/3P4/1BP1B3/PP1N2PP/R4RK1 w - - 1 16";
-    let mut settings = options(ParallelAlgorithm::Ybwc.into(), 4);
-    settings.parallel.min_split_depth = 4;
-    let (position, outcome) = search(&mut engine, fen, &depth(10), &settings);
-    assert!(position.is_legal(outcome.best_move.unwrap()));
-    let splits: u64 = engine.thread_stats().iter().map(|s| s.splits).sum();
-    assert!(splits > 0, "no split point was opened");
     // The serial search of the same depth visits a comparable number of nodes: the split tasks' nodes are
     // counted (a lost count would show up as far fewer nodes).
     let mut serial = Engine::new(16).unwrap();
@@ -200,12 +193,22 @@ fn ybwc_splits_and_counts_the_helpers_nodes() {
         &depth(10),
         &options(ParallelAlgorithm::Lazy.into(), 1),
     );
-    assert!(
-        outcome.nodes * 2 > plain.nodes,
-        "ybwc {} nodes vs serial {}",
-        outcome.nodes,
-        plain.nodes
-    );
+    for idle_spin in [true, false] {
+        let mut engine = Engine::new(16).unwrap();
+        let mut settings = options(ParallelAlgorithm::Ybwc.into(), 4);
+        settings.parallel.min_split_depth = 4;
+        settings.parallel.ybwc_spin = idle_spin;
+        let (position, outcome) = search(&mut engine, fen, &depth(10), &settings);
+        assert!(position.is_legal(outcome.best_move.unwrap()));
+        let splits: u64 = engine.thread_stats().iter().map(|s| s.splits).sum();
+        assert!(splits > 0, "IdleSpin {idle_spin}: no split point was opened");
+        assert!(
+            outcome.nodes * 2 > plain.nodes,
+            "IdleSpin {idle_spin}: ybwc {} nodes vs serial {}",
+            outcome.nodes,
+            plain.nodes
+        );
+    }
 }
 
 #[test]

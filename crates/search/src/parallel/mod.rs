@@ -144,6 +144,10 @@ pub struct ParallelSettings {
     /// YBWC: a thread joining a split point copies the splitting thread's history (32 KB); when false it keeps
     /// its own, learnt from the brothers it searched before.
     pub ybwc_copy_history: bool,
+    /// YBWC: while a search runs, idle pool threads poll for split-point work without sleeping (Crafty's and
+    /// Stockfish 6's threads spin between split points); when false they sleep in rayon's idle loop and a split
+    /// point wakes them.
+    pub ybwc_spin: bool,
     /// Classic ABDADA: the shallowest remaining depth at which a thread enters a node's `nproc` count (and
     /// younger brothers are probed exclusively). Weill enters every node (1).
     pub abdada_min_depth: i32,
@@ -166,9 +170,10 @@ impl Default for ParallelSettings {
             cs_rows: 32_768,
             cs_ways: 4,
             cs_table: CsTableKind::Array,
-            min_split_depth: 7,
+            min_split_depth: 4,
             split_only_when_idle: true,
             ybwc_copy_history: false,
+            ybwc_spin: true,
             abdada_min_depth: 3,
             cutoff_checks: false,
             skip_completed_iterations: true,
@@ -363,6 +368,15 @@ pub static KNOBS: &[Knob] = &[
         help: "YBWC: a joining thread copies the splitting thread's history, or keeps its own",
         get: |s| KnobValue::Word(if s.ybwc_copy_history { "copy" } else { "own" }),
         set: |s, v| s.ybwc_copy_history = v == KnobValue::Word("copy"),
+    },
+    Knob {
+        name: "IdleSpin",
+        flag: "idle-spin",
+        algorithms: &[ParallelAlgorithm::Ybwc],
+        kind: KnobKind::Check,
+        help: "YBWC: idle threads poll for split points during a search instead of sleeping (Crafty, Stockfish 6)",
+        get: |s| KnobValue::Bool(s.ybwc_spin),
+        set: |s, v| s.ybwc_spin = boolean(v),
     },
     Knob {
         name: "AbdadaMinDepth",

@@ -2,9 +2,11 @@
 //! between searches, so a `go` spawns no thread and maps no stack. Every algorithm runs on them: lazy SMP and the
 //! ABDADAs start one iterative deepening per thread; YBWC runs its one iterative deepening on a pool thread and
 //! the split points hand younger brothers to the others. Parked threads sleep (rayon's idle loop), costing
-//! nothing between searches.
+//! nothing between searches; during a YBWC search with `IdleSpin` they poll for split points instead.
 
+use crate::parallel::ybwc::poll_for_work;
 use crate::worker::Worker;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// Stack size of search threads: the recursion is at most `MAX_PLY` deep, a few KiB per ply.
 const SEARCH_STACK_BYTES: usize = 32 << 20;
@@ -73,12 +75,38 @@ impl SearchPool {
             None => main(),
         }
     }
+
+    /// Runs `main` on a pool thread while every other pool thread polls for work without sleeping until `main`
+    /// returns (YBWC's `IdleSpin`: a split point's tasks start at once instead of after a wake-up). Without a
+    /// pool `main` runs on the calling thread.
+    pub(crate) fn run_in_pool_spinning<R: Send>(&self, main: impl FnOnce() -> R + Send) -> R {
+        let Some((_, pool)) = &self.pool else {
+            return main();
+        };
+        pool.install(|| {
+            let searching = AtomicBool::new(true);
+            let main_thread = rayon::current_thread_index();
+            let mut result = None;
+            rayon::scope(|scope| {
+                let searching = &searching;
+                // One poller per pool thread; the main thread's returns at once when it meets it (it can only
+                // meet it while waiting at a split point, or at the end).
+                scope.spawn_broadcast(move |_, context| {
+                    if Some(context.index()) != main_thread {
+                        poll_for_work(|| searching.load(Ordering::Acquire));
+                    }
+                });
+                result = Some(main());
+                searching.store(false, Ordering::Release);
+            });
+            result.expect("the main closure ran inside the scope")
+        })
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::sync::atomic::{AtomicBool, Ordering};
 
     #[test]
     fn threads_are_made_once_and_every_worker_runs_on_its_own_thread() {
@@ -117,6 +145,53 @@ mod tests {
         assert_eq!(threads.len(), 3, "three workers on three pool threads");
         pool.ensure(2).unwrap();
         assert_eq!(pool.run_in_pool(rayon::current_num_threads), 2);
+    }
+
+    #[test]
+    fn spinning_helpers_take_the_main_threads_work_and_stop_with_it() {
+        let mut pool = SearchPool::default();
+        pool.ensure(4).unwrap();
+        for _ in 0..50 {
+            let (main_thread, helper_threads) = pool.run_in_pool_spinning(|| {
+                let main_thread = rayon::current_thread_index();
+                let ran_on = std::sync::Mutex::new(Vec::new());
+                let done = std::sync::atomic::AtomicUsize::new(0);
+                rayon::scope(|scope| {
+                    for _ in 0..3 {
+                        scope.spawn(|_| {
+                            ran_on.lock().unwrap().push(rayon::current_thread_index());
+                            done.fetch_add(1, Ordering::SeqCst);
+                        });
+                    }
+                    // The main thread never yields here: the pollers must take the tasks.
+                    while done.load(Ordering::SeqCst) < 3 {
+                        std::hint::spin_loop();
+                    }
+                });
+                (main_thread, ran_on.into_inner().unwrap())
+            });
+            assert_eq!(helper_threads.len(), 3);
+            assert!(helper_threads.iter().all(|t| t.is_some() && *t != main_thread));
+        }
+        let here = std::thread::current().id();
+        let unpooled = SearchPool::default();
+        assert_eq!(
+            unpooled.run_in_pool_spinning(|| std::thread::current().id()),
+            here
+        );
+    }
+
+    #[test]
+    fn polling_outside_a_pool_returns_when_told() {
+        let stop = AtomicBool::new(false);
+        std::thread::scope(|scope| {
+            scope.spawn(|| {
+                std::thread::sleep(std::time::Duration::from_millis(3));
+                stop.store(true, Ordering::SeqCst);
+            });
+            poll_for_work(|| !stop.load(Ordering::SeqCst));
+        });
+        assert!(stop.load(Ordering::SeqCst));
     }
 
     #[test]

@@ -22,7 +22,7 @@ use crate::worker::{
 use eldest_board::Move;
 use std::sync::atomic::{AtomicBool, AtomicI32, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// YBWC as hooks: which nodes split, and the pool that searches their younger brothers.
 #[derive(Debug, Clone, Copy)]
@@ -69,6 +69,9 @@ pub struct YbwcPool {
     states: Vec<Mutex<Vec<Worker>>>,
     /// `HelperHistory`: a joining state copies the splitting thread's history (true) or keeps its own.
     copy_history: AtomicBool,
+    /// `IdleSpin`: a thread waiting at its split point polls for the tasks' end (and for work) instead of
+    /// sleeping until the last task wakes it.
+    spin: AtomicBool,
 }
 
 impl YbwcPool {
@@ -79,6 +82,7 @@ impl YbwcPool {
             working: AtomicUsize::new(0),
             states: (0..threads.max(1)).map(|_| Mutex::new(Vec::new())).collect(),
             copy_history: AtomicBool::new(true),
+            spin: AtomicBool::new(false),
         }
     }
 
@@ -94,9 +98,10 @@ impl YbwcPool {
     }
 
     /// A search starts: its main thread is the one working thread.
-    pub(crate) fn start_search(&self, copy_history: bool) {
+    pub(crate) fn start_search(&self, copy_history: bool, spin: bool) {
         self.working.store(1, Ordering::Relaxed);
         self.copy_history.store(copy_history, Ordering::Relaxed);
+        self.spin.store(spin, Ordering::Relaxed);
     }
 
     /// Forgets what the states learnt (`ucinewgame`).
@@ -114,6 +119,31 @@ impl YbwcPool {
 
     fn return_state(&self, thread: usize, state: Worker) {
         lock(&self.states[thread]).push(state);
+    }
+}
+
+/// How long a thread with nothing to do keeps spinning before it naps between polls: split points come every
+/// few hundred microseconds in a search, but a machine with more threads than cores needs the core back.
+const SPIN_BEFORE_NAPPING: Duration = Duration::from_micros(500);
+
+/// Runs pending pool work (a split point's task) while `keep_polling` holds, spinning instead of sleeping when
+/// there is none; after [`SPIN_BEFORE_NAPPING`] without work it naps briefly between polls. Outside a rayon pool
+/// it only waits.
+pub(crate) fn poll_for_work(keep_polling: impl Fn() -> bool) {
+    let mut idle_since: Option<Instant> = None;
+    while keep_polling() {
+        if rayon::yield_now() == Some(rayon::Yield::Executed) {
+            idle_since = None;
+            continue;
+        }
+        if idle_since.get_or_insert_with(Instant::now).elapsed() < SPIN_BEFORE_NAPPING {
+            // Between polls, stay off the cache lines of the deques the other threads push to.
+            for _ in 0..16 {
+                std::hint::spin_loop();
+            }
+        } else {
+            std::thread::sleep(Duration::from_micros(20));
+        }
     }
 }
 
@@ -233,9 +263,20 @@ impl<H: SearchHooks> SearchContext<'_, '_, H> {
         let waiting = Instant::now();
         // This thread stops counting as working while it waits; the tasks it runs itself count again.
         pool.working.fetch_sub(1, Ordering::Relaxed);
+        let unfinished = AtomicUsize::new(tasks);
         rayon::scope(|scope| {
+            let unfinished = &unfinished;
             for _ in 0..tasks {
-                scope.spawn(move |_| job.run::<PV>());
+                scope.spawn(move |_| {
+                    job.run::<PV>();
+                    unfinished.fetch_sub(1, Ordering::Release);
+                });
+            }
+            if pool.spin.load(Ordering::Relaxed) {
+                // Run tasks here (this thread's own first, then the others' nested ones) until all are done,
+                // never sleeping: rayon's wait would put this thread to sleep while the last task runs, and
+                // waking it costs more than a short search's split point gains.
+                poll_for_work(|| unfinished.load(Ordering::Acquire) > 0);
             }
         });
         pool.working.fetch_add(1, Ordering::Relaxed);
@@ -421,7 +462,7 @@ mod tests {
     #[test]
     fn the_pool_counts_idle_threads() {
         let pool = YbwcPool::new(2);
-        pool.start_search(true);
+        pool.start_search(true, false);
         assert!(pool.has_idle_thread());
         pool.working.fetch_add(1, Ordering::Relaxed);
         assert!(!pool.has_idle_thread());
