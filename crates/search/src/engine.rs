@@ -288,6 +288,7 @@ impl Engine {
                     tt: &self.tt,
                     min_depth: settings.abdada_min_depth,
                     cutoff_checks: settings.cutoff_checks,
+                    enter_before_pruning: settings.abdada_enter_before_pruning,
                 };
                 run_root_threads(pool, workers, &shared, &plan.with_hooks(&hooks), on_iteration)
             }

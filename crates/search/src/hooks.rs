@@ -60,6 +60,13 @@ pub trait SearchHooks: Sync {
         None
     }
 
+    /// Weill's ABDADA: whether a node is entered right after its table probe, as Weill's `retrieveAsk` enters it
+    /// (true), or only after the pruning that returns without searching a move (false, the default).
+    #[inline(always)]
+    fn enters_before_pruning(&self) -> bool {
+        false
+    }
+
     /// Both ABDADAs: Kerrigan's cutoff checks — in a node with deferred moves, from depth 4, re-probe the node's
     /// own table entry before each move and return if another thread has stored a result that cuts.
     #[inline(always)]

@@ -486,6 +486,12 @@ impl<H: SearchHooks> SearchContext<'_, '_, H> {
             ProbeOutcome::Miss => None,
         }
         .and_then(Move::from_bits);
+        // ABDADA's nproc: Weill enters the node with its table probe; by default it is entered only after the
+        // pruning below (`EnterBeforePruning`). The guard leaves on every return.
+        let hooks = self.hooks;
+        let entered_with_probe = hooks
+            .enters_before_pruning()
+            .then(|| hooks.enter_node(key, depth));
         let static_eval = if in_check {
             -INFINITY
         } else {
@@ -531,9 +537,9 @@ impl<H: SearchHooks> SearchContext<'_, '_, H> {
             }
         }
 
-        // From here on this thread is inside the node (ABDADA's nproc): after the pruning that returns without
-        // searching a move, so such nodes never enter. The guard leaves on every return.
-        let _inside = self.hooks.enter_node(key, depth);
+        // From here on this thread is inside the node (ABDADA's nproc); unless entered with the probe, after the
+        // pruning that returns without searching a move, so such nodes never enter.
+        let _inside = entered_with_probe.unwrap_or_else(|| hooks.enter_node(key, depth));
 
         // The TT move is tried before any move is generated: when it cuts off, generation and ordering are
         // never paid for.
@@ -977,6 +983,7 @@ mod hook_rules {
     struct Recorder {
         events: Mutex<Vec<Event>>,
         defer_everything: bool,
+        enter_with_probe: bool,
     }
 
     impl Recorder {
@@ -1008,9 +1015,22 @@ mod hook_rules {
         fn finished_move(&self, key: u64, mv: Move, _depth: i32) {
             self.push(Event::Finish { key, mv });
         }
+
+        fn enters_before_pruning(&self) -> bool {
+            self.enter_with_probe
+        }
     }
 
     fn record(fen: &str, depth: i32, defer_everything: bool) -> (Vec<Event>, i32) {
+        record_with(fen, depth, defer_everything, false)
+    }
+
+    fn record_with(
+        fen: &str,
+        depth: i32,
+        defer_everything: bool,
+        enter_with_probe: bool,
+    ) -> (Vec<Event>, i32) {
         let position = Position::from_fen(fen).unwrap();
         let tt = TranspositionTable::new(16).unwrap();
         let control = SearchControl::new();
@@ -1041,6 +1061,7 @@ mod hook_rules {
         let hooks = Recorder {
             events: Mutex::new(Vec::new()),
             defer_everything,
+            enter_with_probe,
         };
         let mut score = 0;
         for d in 1..=depth {
@@ -1142,6 +1163,36 @@ mod hook_rules {
         assert!(
             unmarked_re_searches > 0,
             "no re-search after a fail-high was seen"
+        );
+    }
+
+    #[test]
+    fn weills_entry_with_the_probe_comes_before_the_null_move_search() {
+        // The same serial search either way; entering with the probe adds the entries of the nodes that null-move
+        // and reverse futility pruning answer, and puts a node's entry before its null-move child's.
+        let null_move_children_inside_their_parent = |events: &[Event]| {
+            events
+                .windows(2)
+                .filter(|pair| {
+                    matches!(pair, [Event::Enter(parent), Event::Enter(child)]
+                        if *child == parent ^ eldest_hashing::side_to_move())
+                })
+                .count()
+        };
+        let entries = |events: &[Event]| events.iter().filter(|e| matches!(e, Event::Enter(_))).count();
+        let (after_pruning, score_after) = record_with(FEN, 8, false, false);
+        let (with_probe, score_with) = record_with(FEN, 8, false, true);
+        assert_eq!(
+            score_after, score_with,
+            "where a node is entered does not change the serial search"
+        );
+        assert!(
+            null_move_children_inside_their_parent(&with_probe)
+                > null_move_children_inside_their_parent(&after_pruning)
+        );
+        assert!(
+            entries(&with_probe) > entries(&after_pruning),
+            "nodes pruned by null move or reverse futility are entered too"
         );
     }
 

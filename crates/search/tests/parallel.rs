@@ -166,6 +166,40 @@ fn best_moves_are_legal_and_nothing_leaks_over_many_positions() {
 }
 
 #[test]
+fn weills_entry_with_the_probe_finds_mates_defers_and_leaves_no_count_behind() {
+    let mates = [
+        ("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", 1),
+        ("r5rk/5p1p/5R2/4B3/8/8/7P/7K w - - 0 1", 3),
+    ];
+    for threads in [2, 4] {
+        let mut engine = Engine::new(16).unwrap();
+        let mut settings = options(ParallelAlgorithm::Abdada.into(), threads);
+        settings.parallel.abdada_enter_before_pruning = true;
+        for (fen, moves) in mates {
+            let (position, outcome) = search(&mut engine, fen, &depth(2 * moves + 4), &settings);
+            assert_eq!(
+                outcome.score,
+                Score::Mate(moves as i32),
+                "{threads} threads: {fen}"
+            );
+            assert!(position.is_legal(outcome.best_move.unwrap()));
+        }
+        let fen = "r1bq1rk1/ppp1nppp/4n3/3p3Q/3P4/1BP1B3/PP1N2PP/R4RK1 w - - 1 16";
+        let (position, outcome) = search(&mut engine, fen, &depth(11), &settings);
+        assert!(position.is_legal(outcome.best_move.unwrap()));
+        assert_eq!(
+            engine.parallel_leftovers(),
+            (0, 0),
+            "{threads} threads left counts behind"
+        );
+        if threads == 4 {
+            let deferred: u64 = engine.thread_stats().iter().map(|s| s.deferred_moves).sum();
+            assert!(deferred > 0, "no move was ever deferred");
+        }
+    }
+}
+
+#[test]
 fn the_abdadas_defer_moves_when_threads_share_the_work() {
     // A deep enough search on 4 threads must hit busy younger brothers at least once.
     for algorithm in [

@@ -3,8 +3,8 @@
 //! exclusive probe answers ON_EVALUATION — and searched in a second pass. The eldest son is searched regardless.
 //!
 //! Departures from the text, each a knob of [`super::KNOBS`] with a measured default (docs/parallel-search.md):
-//! the node is entered after the pruning that returns without searching (null move, reverse futility), and only
-//! from `AbdadaMinDepth` plies of remaining depth — below it nobody enters, so nobody is asked about either.
+//! the node is entered after the pruning that returns without searching (null move, reverse futility; Weill's
+//! entry with the table probe is `EnterBeforePruning`), and only from `AbdadaMinDepth` plies of remaining depth — below it nobody enters, so nobody is asked about either.
 
 use crate::hooks::{MoveContext, SearchHooks};
 use eldest_tt::{ExclusiveProbe, NodeGuard, TranspositionTable};
@@ -15,7 +15,7 @@ use eldest_tt::{ExclusiveProbe, NodeGuard, TranspositionTable};
 /// use eldest_search::{AbdadaHooks, SearchHooks};
 /// use eldest_tt::TranspositionTable;
 /// let tt = TranspositionTable::new(1).unwrap();
-/// let hooks = AbdadaHooks { tt: &tt, min_depth: 2, cutoff_checks: false };
+/// let hooks = AbdadaHooks { tt: &tt, min_depth: 2, cutoff_checks: false, enter_before_pruning: false };
 /// {
 ///     let _inside = hooks.enter_node(42, 5);
 ///     assert!(tt.busy(42));
@@ -32,6 +32,9 @@ pub struct AbdadaHooks<'a> {
     pub min_depth: i32,
     /// `CutoffChecks`: Kerrigan's re-probe of a node with deferred moves.
     pub cutoff_checks: bool,
+    /// `EnterBeforePruning`: enter a node with its table probe (Weill) instead of after null-move and reverse
+    /// futility pruning.
+    pub enter_before_pruning: bool,
 }
 
 impl SearchHooks for AbdadaHooks<'_> {
@@ -66,5 +69,10 @@ impl SearchHooks for AbdadaHooks<'_> {
     #[inline]
     fn cutoff_checks(&self) -> bool {
         self.cutoff_checks
+    }
+
+    #[inline]
+    fn enters_before_pruning(&self) -> bool {
+        self.enter_before_pruning
     }
 }

@@ -151,6 +151,9 @@ pub struct ParallelSettings {
     /// Classic ABDADA: the shallowest remaining depth at which a thread enters a node's `nproc` count (and
     /// younger brothers are probed exclusively). Weill enters every node (1).
     pub abdada_min_depth: i32,
+    /// Classic ABDADA: a thread enters a node with its table probe, as Weill's `retrieveAsk` does; when false it
+    /// enters only after null-move and reverse futility pruning, so nodes those prune are never entered.
+    pub abdada_enter_before_pruning: bool,
     /// Both ABDADAs: Kerrigan's cutoff checks — from depth 4, in a node that has deferred moves, re-probe the
     /// node's own table entry before each move and return on a cutoff another thread stored.
     pub cutoff_checks: bool,
@@ -175,6 +178,7 @@ impl Default for ParallelSettings {
             ybwc_copy_history: false,
             ybwc_spin: true,
             abdada_min_depth: 3,
+            abdada_enter_before_pruning: false,
             cutoff_checks: false,
             skip_completed_iterations: true,
             lazy_vote: true,
@@ -386,6 +390,15 @@ pub static KNOBS: &[Knob] = &[
         help: "ABDADA: enter nproc and probe exclusively only at this remaining depth or more (Weill: 1)",
         get: |s| KnobValue::Int(i64::from(s.abdada_min_depth)),
         set: |s, v| s.abdada_min_depth = int(v) as i32,
+    },
+    Knob {
+        name: "EnterBeforePruning",
+        flag: "enter-before-pruning",
+        algorithms: &[ParallelAlgorithm::Abdada],
+        kind: KnobKind::Check,
+        help: "ABDADA: enter a node with its table probe (Weill) instead of after null-move and futility pruning",
+        get: |s| KnobValue::Bool(s.abdada_enter_before_pruning),
+        set: |s, v| s.abdada_enter_before_pruning = boolean(v),
     },
     Knob {
         name: "DeferDepth",
