@@ -4,7 +4,8 @@
 //!
 //! Departures from the text, each a knob of [`super::KNOBS`] with a measured default (docs/parallel-search.md):
 //! the node is entered after the pruning that returns without searching (null move, reverse futility; Weill's
-//! entry with the table probe is `EnterBeforePruning`), and only from `AbdadaMinDepth` plies of remaining depth — below it nobody enters, so nobody is asked about either.
+//! entry with the table probe is `EnterBeforePruning`), and only from `AbdadaMinDepth` plies of remaining
+//! depth — below it nobody enters, so nobody is asked about either.
 
 use crate::hooks::{MoveContext, SearchHooks};
 use eldest_tt::{ExclusiveProbe, NodeGuard, TranspositionTable};

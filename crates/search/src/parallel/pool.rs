@@ -4,9 +4,9 @@
 //! the split points hand younger brothers to the others. Parked threads sleep (rayon's idle loop), costing
 //! nothing between searches; during a YBWC search with `IdleSpin` they poll for split points instead.
 
-use crate::parallel::ybwc::poll_for_work;
 use crate::worker::Worker;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
 
 /// Stack size of search threads: the recursion is at most `MAX_PLY` deep, a few KiB per ply.
 const SEARCH_STACK_BYTES: usize = 32 << 20;
@@ -101,6 +101,31 @@ impl SearchPool {
             });
             result.expect("the main closure ran inside the scope")
         })
+    }
+}
+
+/// How long a thread with nothing to do keeps spinning before it naps between polls: split points come every
+/// few hundred microseconds in a search, but a machine with more threads than cores needs the core back.
+const SPIN_BEFORE_NAPPING: Duration = Duration::from_micros(500);
+
+/// Runs pending pool work (a split point's task) while `keep_polling` holds, spinning instead of sleeping when
+/// there is none; after [`SPIN_BEFORE_NAPPING`] without work it naps briefly between polls. Outside a rayon pool
+/// it only waits.
+pub(crate) fn poll_for_work(keep_polling: impl Fn() -> bool) {
+    let mut idle_since: Option<Instant> = None;
+    while keep_polling() {
+        if rayon::yield_now() == Some(rayon::Yield::Executed) {
+            idle_since = None;
+            continue;
+        }
+        if idle_since.get_or_insert_with(Instant::now).elapsed() < SPIN_BEFORE_NAPPING {
+            // Between polls, stay off the cache lines of the deques the other threads push to.
+            for _ in 0..16 {
+                std::hint::spin_loop();
+            }
+        } else {
+            std::thread::sleep(Duration::from_micros(20));
+        }
     }
 }
 

@@ -16,13 +16,14 @@
 //!   each node checks one flag, its own innermost split point's, instead of walking the chain above it.
 
 use crate::hooks::SearchHooks;
+use crate::parallel::pool::poll_for_work;
 use crate::worker::{
     MoveInLoop, MoveOutcome, NodeFacts, SearchContext, SharedSearch, ThreadRole, ThreadStats, Worker,
 };
 use eldest_board::Move;
 use std::sync::atomic::{AtomicBool, AtomicI32, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 /// YBWC as hooks: which nodes split, and the pool that searches their younger brothers.
 #[derive(Debug, Clone, Copy)]
@@ -119,31 +120,6 @@ impl YbwcPool {
 
     fn return_state(&self, thread: usize, state: Worker) {
         lock(&self.states[thread]).push(state);
-    }
-}
-
-/// How long a thread with nothing to do keeps spinning before it naps between polls: split points come every
-/// few hundred microseconds in a search, but a machine with more threads than cores needs the core back.
-const SPIN_BEFORE_NAPPING: Duration = Duration::from_micros(500);
-
-/// Runs pending pool work (a split point's task) while `keep_polling` holds, spinning instead of sleeping when
-/// there is none; after [`SPIN_BEFORE_NAPPING`] without work it naps briefly between polls. Outside a rayon pool
-/// it only waits.
-pub(crate) fn poll_for_work(keep_polling: impl Fn() -> bool) {
-    let mut idle_since: Option<Instant> = None;
-    while keep_polling() {
-        if rayon::yield_now() == Some(rayon::Yield::Executed) {
-            idle_since = None;
-            continue;
-        }
-        if idle_since.get_or_insert_with(Instant::now).elapsed() < SPIN_BEFORE_NAPPING {
-            // Between polls, stay off the cache lines of the deques the other threads push to.
-            for _ in 0..16 {
-                std::hint::spin_loop();
-            }
-        } else {
-            std::thread::sleep(Duration::from_micros(20));
-        }
     }
 }
 
