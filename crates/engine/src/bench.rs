@@ -152,7 +152,7 @@ fn position_json(result: &BenchPosition<'_>) -> String {
         concat!(
             "{{\"index\":{},\"fen\":\"{}\",\"depth\":{},\"nodes\":{},\"time_us\":{},\"best_move\":\"{}\",",
             "\"score\":\"{}\",\"tt_hits\":{},\"cutoffs\":{},\"first_move_cutoffs\":{},\"deferred_moves\":{},",
-            "\"cutoff_check_returns\":{},",
+            "\"cutoff_check_returns\":{},\"ancestor_returns\":{},",
             "\"splits\":{},\"split_tasks\":{},\"aborted_tasks\":{},\"busy_us\":{},\"idle_us\":{},\"threads\":{}}}"
         ),
         result.index,
@@ -167,6 +167,7 @@ fn position_json(result: &BenchPosition<'_>) -> String {
         stats.first_move_cutoffs,
         stats.deferred_moves,
         stats.cutoff_check_returns,
+        stats.ancestor_returns,
         stats.splits,
         stats.split_tasks,
         stats.aborted_tasks,

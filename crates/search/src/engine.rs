@@ -289,6 +289,7 @@ impl Engine {
                     min_depth: settings.abdada_min_depth,
                     cutoff_checks: settings.cutoff_checks,
                     enter_before_pruning: settings.abdada_enter_before_pruning,
+                    ancestor_checks: settings.ancestor_checks,
                 };
                 run_root_threads(pool, workers, &shared, &plan.with_hooks(&hooks), on_iteration)
             }
@@ -316,6 +317,7 @@ impl Engine {
                         table: &self.currently_searching,
                         defer_depth: settings.defer_depth,
                         cutoff_checks: settings.cutoff_checks,
+                        ancestor_checks: settings.ancestor_checks,
                     };
                     run_root_threads(pool, workers, &shared, &plan.with_hooks(&hooks), on_iteration)
                 }
@@ -324,6 +326,7 @@ impl Engine {
                         table: &self.dash_currently_searching,
                         defer_depth: settings.defer_depth,
                         cutoff_checks: settings.cutoff_checks,
+                        ancestor_checks: settings.ancestor_checks,
                     };
                     run_root_threads(pool, workers, &shared, &plan.with_hooks(&hooks), on_iteration)
                 }

@@ -73,6 +73,15 @@ pub trait SearchHooks: Sync {
     fn cutoff_checks(&self) -> bool {
         false
     }
+
+    /// Both ABDADAs: ancestor checks — every few hundred nodes, re-probe the non-PV nodes of the current path
+    /// from depth 4 and, if another thread has stored a result that cuts one of them, abandon the subtree and
+    /// return that result from it (Kerrigan's cutoff check carried down the path, as YBWC's abort reaches the
+    /// helpers below a split point).
+    #[inline(always)]
+    fn ancestor_checks(&self) -> bool {
+        false
+    }
 }
 
 /// The serial search: no hooks.

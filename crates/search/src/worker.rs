@@ -27,6 +27,9 @@ pub const DRAW: i32 = 0;
 const CHECK_INTERVAL: u64 = 1024;
 /// Kerrigan's cutoff checks start at this remaining depth.
 const CUTOFF_CHECK_MIN_DEPTH: i32 = 4;
+/// Ancestor checks: main-search nodes between two re-probes of the path (a few table probes every few hundred
+/// nodes: well under 1% of the work).
+const ANCESTOR_CHECK_INTERVAL: u32 = 256;
 
 /// What all threads of one search share.
 pub struct SharedSearch<'a> {
@@ -75,6 +78,9 @@ pub struct ThreadStats {
     pub deferred_moves: u64,
     /// The ABDADAs: nodes left early because a cutoff check found another thread's result that cuts.
     pub cutoff_check_returns: u64,
+    /// The ABDADAs: subtrees left because an ancestor check found another thread's result that cuts a node of
+    /// the path above.
+    pub ancestor_returns: u64,
     /// YBWC split points opened.
     pub splits: u64,
     /// YBWC: younger brothers handed to split points.
@@ -100,6 +106,7 @@ impl ThreadStats {
         self.first_move_cutoffs += other.first_move_cutoffs;
         self.deferred_moves += other.deferred_moves;
         self.cutoff_check_returns += other.cutoff_check_returns;
+        self.ancestor_returns += other.ancestor_returns;
         self.splits += other.splits;
         self.split_tasks += other.split_tasks;
         self.aborted_tasks += other.aborted_tasks;
@@ -267,6 +274,23 @@ pub struct Worker {
     /// YBWC: the cutoff flag of the innermost split point this worker searches below; set means the work is no
     /// longer needed (flags of the split points above reach it through their links).
     pub(crate) cutoff: Option<Arc<Cutoff>>,
+    /// Ancestor checks: the main-search nodes of the current path by ply, as their own table probe saw them.
+    path: Box<[PathNode; MAX_PLY + 2]>,
+    /// Ancestor checks: main-search nodes until the next re-probe of the path.
+    ancestor_countdown: u32,
+    /// Ancestor checks: the ply of the node the search is unwinding to, and the stored score it returns.
+    unwind_to: Option<(usize, i32)>,
+}
+
+/// A node of the current path as the ancestor checks re-probe it: its key, remaining depth and window, and whether
+/// a stored result may cut it (non-PV, deep enough).
+#[derive(Debug, Clone, Copy, Default)]
+struct PathNode {
+    key: u64,
+    depth: i32,
+    alpha: i32,
+    beta: i32,
+    checked: bool,
 }
 
 /// What a thread is in a search.
@@ -334,6 +358,9 @@ impl Worker {
             iteration_depth: 0,
             partial_root: None,
             cutoff: None,
+            path: Box::new([PathNode::default(); MAX_PLY + 2]),
+            ancestor_countdown: ANCESTOR_CHECK_INTERVAL,
+            unwind_to: None,
         }
     }
 
@@ -355,6 +382,8 @@ impl Worker {
         self.iteration_depth = 0;
         self.partial_root = None;
         self.cutoff = None;
+        self.ancestor_countdown = ANCESTOR_CHECK_INTERVAL;
+        self.unwind_to = None;
     }
 
     /// Whether the last search call was cut short by a stop.
@@ -486,9 +515,23 @@ impl<H: SearchHooks> SearchContext<'_, '_, H> {
             ProbeOutcome::Miss => None,
         }
         .and_then(Move::from_bits);
+        let hooks = self.hooks;
+        // Ancestor checks (the ABDADAs): the node joins the path that is re-probed now and then; when another
+        // thread's stored result cuts a node of it, the search unwinds to that node, which returns the result.
+        if hooks.ancestor_checks() {
+            self.worker.path[ply] = PathNode {
+                key,
+                depth,
+                alpha,
+                beta,
+                checked: !PV && depth >= CUTOFF_CHECK_MIN_DEPTH,
+            };
+            if self.ancestor_cut(ply) {
+                return 0;
+            }
+        }
         // ABDADA's nproc: Weill enters the node with its table probe; by default it is entered only after the
         // pruning below (`EnterBeforePruning`). The guard leaves on every return.
-        let hooks = self.hooks;
         let entered_with_probe = hooks
             .enters_before_pruning()
             .then(|| hooks.enter_node(key, depth));
@@ -528,7 +571,7 @@ impl<H: SearchHooks> SearchContext<'_, '_, H> {
                         -self.search::<false>(&child, -beta, -beta + 1, depth - 1 - reduction, ply + 1, true);
                     self.worker.repetitions.pop();
                     if self.worker.stopped {
-                        return 0;
+                        return self.unwound(ply);
                     }
                     if score >= beta {
                         return if score >= MATE_IN_MAX_PLY { beta } else { score };
@@ -593,7 +636,7 @@ impl<H: SearchHooks> SearchContext<'_, '_, H> {
                 }
                 let split = self.split::<PV>(pool, &node, &brothers, alpha, best_score, quiets_tried.len());
                 if self.worker.stopped {
-                    return 0;
+                    return self.unwound(ply);
                 }
                 moves_searched += split.searched;
                 if let Some((score, mv, line)) = split.best
@@ -682,7 +725,7 @@ impl<H: SearchHooks> SearchContext<'_, '_, H> {
                 MoveOutcome::Searched(score) => score,
             };
             if self.worker.stopped {
-                return 0;
+                return self.unwound(ply);
             }
             let eldest = moves_searched == 0;
             moves_searched += 1;
@@ -741,6 +784,51 @@ impl<H: SearchHooks> SearchContext<'_, '_, H> {
             );
         }
         best_score
+    }
+
+    /// Ancestor checks: every [`ANCESTOR_CHECK_INTERVAL`] main-search nodes, re-probes the checked nodes of the
+    /// path above `ply`, shallowest first. When another thread's stored result cuts one, the search is stopped
+    /// until it is back in that node, which then returns the stored score ([`Self::unwound`]).
+    fn ancestor_cut(&mut self, ply: usize) -> bool {
+        self.worker.ancestor_countdown -= 1;
+        if self.worker.ancestor_countdown > 0 {
+            return false;
+        }
+        self.worker.ancestor_countdown = ANCESTOR_CHECK_INTERVAL;
+        for (ancestor_ply, node) in self.worker.path[..ply].iter().enumerate() {
+            if node.checked
+                && let ProbeOutcome::Cutoff(score) = probe_cutoff(
+                    self.shared.tt.probe(node.key),
+                    node.depth,
+                    node.alpha,
+                    node.beta,
+                    ancestor_ply,
+                )
+            {
+                self.worker.unwind_to = Some((ancestor_ply, score));
+                self.worker.stopped = true;
+                return true;
+            }
+        }
+        false
+    }
+
+    /// What the node at `ply` returns when a child came back with the search stopped: the stored score if this
+    /// is the node an ancestor check unwinds to (and nothing else stopped the search), which then goes on;
+    /// otherwise 0, and the stop goes on up.
+    fn unwound(&mut self, ply: usize) -> i32 {
+        match self.worker.unwind_to {
+            Some((target, score)) if target == ply => {
+                self.worker.unwind_to = None;
+                if self.worker.abandoned || self.shared.abort.load(Ordering::Relaxed) {
+                    return 0;
+                }
+                self.worker.stopped = false;
+                self.worker.stats.ancestor_returns += 1;
+                score
+            }
+            _ => 0,
+        }
     }
 
     /// Searches one move of a node: the pruning decisions, the defer hook for younger brothers, and the
@@ -1031,8 +1119,24 @@ mod hook_rules {
         defer_everything: bool,
         enter_with_probe: bool,
     ) -> (Vec<Event>, i32) {
-        let position = Position::from_fen(fen).unwrap();
         let tt = TranspositionTable::new(16).unwrap();
+        let hooks = Recorder {
+            events: Mutex::new(Vec::new()),
+            defer_everything,
+            enter_with_probe,
+        };
+        let (score, _) = search_with(fen, depth, &tt, &hooks);
+        (hooks.events.into_inner().unwrap(), score)
+    }
+
+    /// Iterative deepening to `depth` on one thread with `hooks`: the score and the thread's counters.
+    fn search_with<H: SearchHooks>(
+        fen: &str,
+        depth: i32,
+        tt: &TranspositionTable,
+        hooks: &H,
+    ) -> (i32, ThreadStats) {
+        let position = Position::from_fen(fen).unwrap();
         let control = SearchControl::new();
         let abort = AtomicBool::new(false);
         let time = TimeManager::new(
@@ -1042,7 +1146,7 @@ mod hook_rules {
         );
         let counters = [AtomicU64::new(0)];
         let shared = SharedSearch {
-            tt: &tt,
+            tt,
             control: &control,
             abort: &abort,
             time: &time,
@@ -1058,21 +1162,17 @@ mod hook_rules {
             .collect();
         let mut worker = Worker::new();
         worker.prepare(Arc::new(game));
-        let hooks = Recorder {
-            events: Mutex::new(Vec::new()),
-            defer_everything,
-            enter_with_probe,
-        };
         let mut score = 0;
         for d in 1..=depth {
             score = SearchContext {
                 worker: &mut worker,
                 shared: &shared,
-                hooks: &hooks,
+                hooks,
             }
             .search::<true>(&position, -INFINITY, INFINITY, d, 0, false);
+            assert!(!worker.stopped, "nothing stops a search without limits");
         }
-        (hooks.events.into_inner().unwrap(), score)
+        (score, worker.stats)
     }
 
     const FEN: &str = "r1bq1rk1/ppp1nppp/4n3/3p3Q/3P4/1BP1B3/PP1N2PP/R4RK1 w - - 1 16";
@@ -1209,5 +1309,92 @@ mod hook_rules {
         // Deferring everything only reorders the search: it still reaches a real score, as the plain search does.
         let (_, plain) = record(FEN, 6, false);
         assert!(score.abs() < MATE_IN_MAX_PLY && plain.abs() < MATE_IN_MAX_PLY);
+    }
+
+    /// Plays "another thread": the first time a non-PV node of depth 8 or more below the root asks about a younger
+    /// brother, stores a result for that node that cuts it (as if another thread had just finished it), once.
+    struct Planter<'a> {
+        tt: &'a TranspositionTable,
+        ancestor_checks: bool,
+        planted: Mutex<Option<u64>>,
+    }
+
+    impl SearchHooks for Planter<'_> {
+        type NodeGuard<'g>
+            = ()
+        where
+            Self: 'g;
+
+        fn enter_node(&self, _key: u64, _depth: i32) {}
+
+        fn defer_move(&self, context: &MoveContext) -> bool {
+            let mut planted = self.planted.lock().unwrap();
+            if planted.is_none()
+                && context.ply >= 1
+                && context.depth >= 8
+                && context.beta == context.alpha + 1
+            {
+                let record = Record {
+                    best_move: 0,
+                    score: context.beta + 50,
+                    static_eval: None,
+                    depth: context.depth + 2,
+                    bound: Bound::LOWER,
+                };
+                self.tt.store(context.key, context.ply, record);
+                *planted = Some(context.key);
+            }
+            false
+        }
+
+        fn ancestor_checks(&self) -> bool {
+            self.ancestor_checks
+        }
+    }
+
+    #[test]
+    fn a_node_cut_by_another_threads_result_is_left_from_below_once_and_the_search_goes_on() {
+        let plant = |ancestor_checks| {
+            let tt = TranspositionTable::new(16).unwrap();
+            let hooks = Planter {
+                tt: &tt,
+                ancestor_checks,
+                planted: Mutex::new(None),
+            };
+            let (_, stats) = search_with(FEN, 11, &tt, &hooks);
+            assert!(
+                hooks.planted.lock().unwrap().is_some(),
+                "no node deep enough to plant in"
+            );
+            stats
+        };
+        let checked = plant(true);
+        assert_eq!(
+            checked.ancestor_returns, 1,
+            "the planted node is left exactly once"
+        );
+        assert_eq!(
+            plant(false).ancestor_returns,
+            0,
+            "without the checks the node is searched to the end"
+        );
+    }
+
+    #[test]
+    fn ancestor_checks_change_nothing_when_no_other_thread_stores() {
+        let run = |ancestor_checks| {
+            let tt = TranspositionTable::new(16).unwrap();
+            let hooks = Planter {
+                tt: &tt,
+                ancestor_checks,
+                planted: Mutex::new(Some(0)),
+            };
+            search_with(FEN, 10, &tt, &hooks)
+        };
+        let (with_checks, checked) = run(true);
+        let (without, unchecked) = run(false);
+        assert_eq!(with_checks, without);
+        assert_eq!(checked.nodes, unchecked.nodes, "the same tree, node for node");
+        assert_eq!(checked.ancestor_returns, 0);
     }
 }

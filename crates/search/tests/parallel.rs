@@ -216,6 +216,41 @@ fn the_abdadas_defer_moves_when_threads_share_the_work() {
 }
 
 #[test]
+fn ancestor_checks_leave_subtrees_other_threads_cut_and_still_find_mates() {
+    // Both ABDADAs, with the checks on and off, at 2 and 8 threads: the same mates, legal moves, no count left
+    // behind; with 8 threads sharing a deep search, some subtree is left because another thread cut its ancestor.
+    let mates = [
+        ("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", 1),
+        ("r5rk/5p1p/5R2/4B3/8/8/7P/7K w - - 0 1", 3),
+    ];
+    let fen = "r1bq1rk1/ppp1nppp/4n3/3p3Q/3P4/1BP1B3/PP1N2PP/R4RK1 w - - 1 16";
+    for algorithm in [ParallelAlgorithm::Abdada, ParallelAlgorithm::SimplifiedAbdada] {
+        for ancestor_checks in [true, false] {
+            for threads in [2, 8] {
+                let label = format!("{algorithm}, {threads} threads, ancestor checks {ancestor_checks}");
+                let mut engine = Engine::new(16).unwrap();
+                let mut settings = options(algorithm.into(), threads);
+                settings.parallel.ancestor_checks = ancestor_checks;
+                for (fen, moves) in mates {
+                    let (position, outcome) = search(&mut engine, fen, &depth(2 * moves + 4), &settings);
+                    assert_eq!(outcome.score, Score::Mate(moves as i32), "{label}: {fen}");
+                    assert!(position.is_legal(outcome.best_move.unwrap()), "{label}");
+                }
+                let (position, outcome) = search(&mut engine, fen, &depth(13), &settings);
+                assert!(position.is_legal(outcome.best_move.unwrap()), "{label}");
+                assert_eq!(engine.parallel_leftovers(), (0, 0), "{label}: counts left behind");
+                let returns: u64 = engine.thread_stats().iter().map(|s| s.ancestor_returns).sum();
+                if !ancestor_checks {
+                    assert_eq!(returns, 0, "{label}");
+                } else if threads == 8 {
+                    assert!(returns > 0, "{label}: no subtree was ever left");
+                }
+            }
+        }
+    }
+}
+
+#[test]
 fn ybwc_splits_and_counts_the_helpers_nodes_with_spinning_and_sleeping_helpers() {
     let fen = "r1bq1rk1/ppp1nppp/4n3/3p3Q/3P4/1BP1B3/PP1N2PP/R4RK1 w - - 1 16";
     // The serial search of the same depth visits a comparable number of nodes: the split tasks' nodes are

@@ -33,6 +33,12 @@ pub struct PositionRun {
     pub first_move_cutoffs: u64,
     /// Moves deferred to a second pass (ABDADA: ON_EVALUATION answers; simplified ABDADA: marked moves).
     pub deferred_moves: u64,
+    /// The ABDADAs: nodes left by Kerrigan's cutoff checks (absent from older files).
+    #[serde(default)]
+    pub cutoff_check_returns: u64,
+    /// The ABDADAs: subtrees left by the ancestor checks (absent from older files).
+    #[serde(default)]
+    pub ancestor_returns: u64,
     /// YBWC split points.
     pub splits: u64,
     /// YBWC younger brothers handed to split points.

@@ -164,6 +164,8 @@ mod tests {
             cutoffs: 0,
             first_move_cutoffs: 0,
             deferred_moves: 0,
+            cutoff_check_returns: 0,
+            ancestor_returns: 0,
             splits: 0,
             split_tasks: 0,
             aborted_tasks: 0,

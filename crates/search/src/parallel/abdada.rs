@@ -16,7 +16,13 @@ use eldest_tt::{ExclusiveProbe, NodeGuard, TranspositionTable};
 /// use eldest_search::{AbdadaHooks, SearchHooks};
 /// use eldest_tt::TranspositionTable;
 /// let tt = TranspositionTable::new(1).unwrap();
-/// let hooks = AbdadaHooks { tt: &tt, min_depth: 2, cutoff_checks: false, enter_before_pruning: false };
+/// let hooks = AbdadaHooks {
+///     tt: &tt,
+///     min_depth: 2,
+///     cutoff_checks: false,
+///     enter_before_pruning: false,
+///     ancestor_checks: false,
+/// };
 /// {
 ///     let _inside = hooks.enter_node(42, 5);
 ///     assert!(tt.busy(42));
@@ -36,6 +42,8 @@ pub struct AbdadaHooks<'a> {
     /// `EnterBeforePruning`: enter a node with its table probe (Weill) instead of after null-move and reverse
     /// futility pruning.
     pub enter_before_pruning: bool,
+    /// `AncestorChecks`: re-probe the path's nodes now and then and leave a subtree another thread's result cut.
+    pub ancestor_checks: bool,
 }
 
 impl SearchHooks for AbdadaHooks<'_> {
@@ -75,5 +83,10 @@ impl SearchHooks for AbdadaHooks<'_> {
     #[inline]
     fn enters_before_pruning(&self) -> bool {
         self.enter_before_pruning
+    }
+
+    #[inline]
+    fn ancestor_checks(&self) -> bool {
+        self.ancestor_checks
     }
 }

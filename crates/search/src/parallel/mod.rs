@@ -157,6 +157,10 @@ pub struct ParallelSettings {
     /// Both ABDADAs: Kerrigan's cutoff checks — from depth 4, in a node that has deferred moves, re-probe the
     /// node's own table entry before each move and return on a cutoff another thread stored.
     pub cutoff_checks: bool,
+    /// Both ABDADAs: ancestor checks — every few hundred nodes a thread re-probes the non-PV nodes of its path
+    /// (from depth 4) and leaves a subtree whose ancestor another thread's stored result now cuts, returning that
+    /// result from the ancestor.
+    pub ancestor_checks: bool,
     /// Both ABDADAs: a thread that is still searching an iteration another thread has completed abandons it and
     /// starts the next one.
     pub skip_completed_iterations: bool,
@@ -180,6 +184,7 @@ impl Default for ParallelSettings {
             abdada_min_depth: 3,
             abdada_enter_before_pruning: false,
             cutoff_checks: false,
+            ancestor_checks: false,
             skip_completed_iterations: true,
             lazy_vote: true,
         }
@@ -448,6 +453,15 @@ pub static KNOBS: &[Knob] = &[
         help: "both ABDADAs: Kerrigan's cutoff checks (re-probe a node with deferred moves before each move)",
         get: |s| KnobValue::Bool(s.cutoff_checks),
         set: |s, v| s.cutoff_checks = boolean(v),
+    },
+    Knob {
+        name: "AncestorChecks",
+        flag: "ancestor-checks",
+        algorithms: &[ParallelAlgorithm::Abdada, ParallelAlgorithm::SimplifiedAbdada],
+        kind: KnobKind::Check,
+        help: "both ABDADAs: leave a subtree when another thread's stored result cuts a node of the path above",
+        get: |s| KnobValue::Bool(s.ancestor_checks),
+        set: |s, v| s.ancestor_checks = boolean(v),
     },
     Knob {
         name: "SkipCompletedIterations",

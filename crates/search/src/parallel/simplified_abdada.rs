@@ -238,6 +238,8 @@ pub struct SimplifiedAbdadaHooks<'a, T: MoveMarks = CurrentlySearching> {
     pub defer_depth: i32,
     /// `CutoffChecks`: Kerrigan's re-probe of a node with deferred moves.
     pub cutoff_checks: bool,
+    /// `AncestorChecks`: re-probe the path's nodes now and then and leave a subtree another thread's result cut.
+    pub ancestor_checks: bool,
 }
 
 impl<T: MoveMarks> SearchHooks for SimplifiedAbdadaHooks<'_, T> {
@@ -271,6 +273,11 @@ impl<T: MoveMarks> SearchHooks for SimplifiedAbdadaHooks<'_, T> {
     #[inline]
     fn cutoff_checks(&self) -> bool {
         self.cutoff_checks
+    }
+
+    #[inline]
+    fn ancestor_checks(&self) -> bool {
+        self.ancestor_checks
     }
 }
 
@@ -349,6 +356,7 @@ mod tests {
             table: &table,
             defer_depth: 3,
             cutoff_checks: false,
+            ancestor_checks: false,
         };
         let mv = eldest_board::Position::startpos().parse_uci_move("e2e4").unwrap();
         hooks.starting_move(42, mv, 2);
