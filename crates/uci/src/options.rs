@@ -482,7 +482,7 @@ mod tests {
                 "option name CsWays type spin default 4 min 1 max 64",
                 "option name CsTable type combo default array var array var dashmap",
                 "option name CutoffChecks type check default false",
-                "option name AncestorChecks type check default false",
+                "option name AncestorChecks type check default true",
                 "option name SkipCompletedIterations type check default true",
                 "option name LazyVote type check default true",
             ]

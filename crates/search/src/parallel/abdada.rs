@@ -5,7 +5,9 @@
 //! Departures from the text, each a knob of [`super::KNOBS`] with a measured default (docs/parallel-search.md):
 //! the node is entered after the pruning that returns without searching (null move, reverse futility; Weill's
 //! entry with the table probe is `EnterBeforePruning`), and only from `AbdadaMinDepth` plies of remaining
-//! depth — below it nobody enters, so nobody is asked about either.
+//! depth — below it nobody enters, so nobody is asked about either; and a thread leaves a subtree as soon as it
+//! finds another thread's stored result cutting a node above it (`AncestorChecks`, the node routine's ancestor
+//! checks), where Weill's thread would search it to the end.
 
 use crate::hooks::{MoveContext, SearchHooks};
 use eldest_tt::{ExclusiveProbe, NodeGuard, TranspositionTable};

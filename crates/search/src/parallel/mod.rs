@@ -184,7 +184,7 @@ impl Default for ParallelSettings {
             abdada_min_depth: 3,
             abdada_enter_before_pruning: false,
             cutoff_checks: false,
-            ancestor_checks: false,
+            ancestor_checks: true,
             skip_completed_iterations: true,
             lazy_vote: true,
         }

@@ -2,6 +2,10 @@
 //! table of move hashes, separate from the transposition table; younger brothers found in it are deferred to a
 //! second pass. Only at depth ≥ DeferDepth (note 1), never for the first move, the re-search after a null-window
 //! fail-high, or deferred moves (notes 5.1–5.3: the node routine's hook points guarantee those).
+//!
+//! One measured departure, a knob of [`super::KNOBS`]: a thread leaves a subtree as soon as it finds another
+//! thread's stored result cutting a node above it (`AncestorChecks`, on by default; Kerrigan's own cutoff check,
+//! `CutoffChecks`, looks only at the node between two moves).
 
 use crate::hooks::{MoveContext, SearchHooks};
 use eldest_board::Move;
