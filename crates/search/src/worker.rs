@@ -282,13 +282,13 @@ pub struct Worker {
     unwind_to: Option<(usize, i32)>,
 }
 
-/// A node of the current path as the ancestor checks re-probe it: its key, remaining depth and window, and whether
-/// a stored result may cut it (non-PV, deep enough).
+/// A node of the current path as the ancestor checks re-probe it: its key, remaining depth and beta, and whether
+/// a stored result may cut it (non-PV, deep enough). Only non-PV nodes are re-probed, and their window is the null
+/// window below beta.
 #[derive(Debug, Clone, Copy, Default)]
 struct PathNode {
     key: u64,
     depth: i32,
-    alpha: i32,
     beta: i32,
     checked: bool,
 }
@@ -522,7 +522,6 @@ impl<H: SearchHooks> SearchContext<'_, '_, H> {
             self.worker.path[ply] = PathNode {
                 key,
                 depth,
-                alpha,
                 beta,
                 checked: !PV && depth >= CUTOFF_CHECK_MIN_DEPTH,
             };
@@ -800,7 +799,7 @@ impl<H: SearchHooks> SearchContext<'_, '_, H> {
                 && let ProbeOutcome::Cutoff(score) = probe_cutoff(
                     self.shared.tt.probe(node.key),
                     node.depth,
-                    node.alpha,
+                    node.beta - 1,
                     node.beta,
                     ancestor_ply,
                 )
@@ -1352,47 +1351,41 @@ mod hook_rules {
         }
     }
 
+    /// A search to `depth` with a [`Planter`] that plants (or not) and the ancestor checks on or off: the score,
+    /// the counters, and whether a result was planted.
+    fn planted_search(depth: i32, plant: bool, ancestor_checks: bool) -> (i32, ThreadStats, bool) {
+        let tt = TranspositionTable::new(16).unwrap();
+        let hooks = Planter {
+            tt: &tt,
+            ancestor_checks,
+            // `Some` before the search: nothing is planted.
+            planted: Mutex::new((!plant).then_some(0)),
+        };
+        let (score, stats) = search_with(FEN, depth, &tt, &hooks);
+        let planted = plant && hooks.planted.lock().unwrap().is_some();
+        (score, stats, planted)
+    }
+
     #[test]
     fn a_node_cut_by_another_threads_result_is_left_from_below_once_and_the_search_goes_on() {
-        let plant = |ancestor_checks| {
-            let tt = TranspositionTable::new(16).unwrap();
-            let hooks = Planter {
-                tt: &tt,
-                ancestor_checks,
-                planted: Mutex::new(None),
-            };
-            let (_, stats) = search_with(FEN, 11, &tt, &hooks);
-            assert!(
-                hooks.planted.lock().unwrap().is_some(),
-                "no node deep enough to plant in"
-            );
-            stats
-        };
-        let checked = plant(true);
+        let (_, checked, planted) = planted_search(11, true, true);
+        assert!(planted, "no node deep enough to plant in");
         assert_eq!(
             checked.ancestor_returns, 1,
             "the planted node is left exactly once"
         );
+        let (_, unchecked, planted) = planted_search(11, true, false);
+        assert!(planted, "no node deep enough to plant in");
         assert_eq!(
-            plant(false).ancestor_returns,
-            0,
+            unchecked.ancestor_returns, 0,
             "without the checks the node is searched to the end"
         );
     }
 
     #[test]
     fn ancestor_checks_change_nothing_when_no_other_thread_stores() {
-        let run = |ancestor_checks| {
-            let tt = TranspositionTable::new(16).unwrap();
-            let hooks = Planter {
-                tt: &tt,
-                ancestor_checks,
-                planted: Mutex::new(Some(0)),
-            };
-            search_with(FEN, 10, &tt, &hooks)
-        };
-        let (with_checks, checked) = run(true);
-        let (without, unchecked) = run(false);
+        let (with_checks, checked, _) = planted_search(10, false, true);
+        let (without, unchecked, _) = planted_search(10, false, false);
         assert_eq!(with_checks, without);
         assert_eq!(checked.nodes, unchecked.nodes, "the same tree, node for node");
         assert_eq!(checked.ancestor_returns, 0);
