@@ -133,7 +133,7 @@ fn config(args: &BenchArgs) -> BenchConfig {
 }
 
 /// Reads a position file: one FEN or EPD a line; blank lines and `#` comments skipped.
-fn read_positions(path: &Path) -> Result<Vec<Position>, String> {
+pub(crate) fn read_positions(path: &Path) -> Result<Vec<Position>, String> {
     let text =
         std::fs::read_to_string(path).map_err(|error| format!("cannot read {}: {error}", path.display()))?;
     parse_positions(&text).map_err(|error| format!("{} {error}", path.display()))

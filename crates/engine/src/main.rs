@@ -13,6 +13,7 @@
 #![forbid(unsafe_code)]
 
 mod bench;
+mod datagen;
 mod logging;
 
 use clap::{Parser, Subcommand};
@@ -58,6 +59,9 @@ enum Command {
     /// (`name, int, default, min, max, c_end, r_end`). Their UCI options exist only in builds with
     /// `--features tune`.
     Tunables,
+    /// Play self-play games at a fixed node budget a move and write them as training data (eldest-data's
+    /// format: docs/nnue.md); a stopped run resumes with the same command.
+    Datagen(datagen::DatagenArgs),
 }
 
 fn main() -> ExitCode {
@@ -68,6 +72,7 @@ fn main() -> ExitCode {
         Some(Command::Perft { depth, fen }) => perft(depth, &fen),
         Some(Command::Bench(args)) => bench::run(&args),
         Some(Command::Tunables) => tunables(),
+        Some(Command::Datagen(args)) => datagen::run(&args),
     }
 }
 

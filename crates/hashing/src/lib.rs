@@ -107,6 +107,61 @@ pub const fn side_to_move() -> u64 {
     KEYS.side_to_move
 }
 
+/// SplitMix64, the generator behind the keys, as a seeded stream of pseudo-random numbers: reproducible draws
+/// for tools (shuffled openings, random opening plies of self-play) from one `u64` seed.
+///
+/// ```
+/// use eldest_hashing::SplitMix64;
+///
+/// let mut a = SplitMix64::new(7);
+/// let mut b = SplitMix64::new(7);
+/// assert_eq!(a.next_u64(), b.next_u64());
+/// assert!(a.below(10) < 10);
+/// ```
+#[derive(Debug, Clone)]
+pub struct SplitMix64 {
+    state: u64,
+}
+
+impl SplitMix64 {
+    /// A stream starting from `seed`.
+    ///
+    /// ```
+    /// let first = eldest_hashing::SplitMix64::new(0).next_u64();
+    /// assert_eq!(first, 0xE220_A839_7B1D_CDAF, "the published first output of SplitMix64 from seed 0");
+    /// ```
+    pub const fn new(seed: u64) -> SplitMix64 {
+        SplitMix64 { state: seed }
+    }
+
+    /// The next 64 pseudo-random bits.
+    ///
+    /// ```
+    /// let mut stream = eldest_hashing::SplitMix64::new(1);
+    /// assert_ne!(stream.next_u64(), stream.next_u64());
+    /// ```
+    pub fn next_u64(&mut self) -> u64 {
+        let (state, value) = splitmix64(self.state);
+        self.state = state;
+        value
+    }
+
+    /// A number in `0..bound` (`bound` > 0), by the modulo of the next draw: the bias, below `bound` / 2^64, is
+    /// nothing for the small bounds of move lists and opening books.
+    ///
+    /// # Panics
+    /// If `bound` is 0.
+    ///
+    /// ```
+    /// let mut stream = eldest_hashing::SplitMix64::new(3);
+    /// assert!((0..100).all(|_| stream.below(6) < 6));
+    /// ```
+    pub fn below(&mut self, bound: u64) -> u64 {
+        assert!(bound > 0, "SplitMix64::below(0)");
+        self.next_u64() % bound
+    }
+}
+
 /// Multiplier of the linear congruential generator used by [`move_hash`] (Numerical Recipes' LCG).
 pub const LCG_MULTIPLIER: u64 = 1_664_525;
 /// Increment of the linear congruential generator used by [`move_hash`].

@@ -303,18 +303,11 @@ fn parse_pgn(text: &str, max_plies: Option<usize>) -> Result<Vec<Opening>, Strin
     Ok(openings)
 }
 
-/// Shuffles `openings` reproducibly with `seed` (Fisher–Yates driven by splitmix64; no dependency needed).
+/// Shuffles `openings` reproducibly with `seed` (Fisher–Yates driven by eldest-hashing's SplitMix64).
 pub fn shuffle(openings: &mut [Opening], seed: u64) {
-    let mut state = seed;
-    let mut next = move || {
-        state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = state;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    };
+    let mut stream = eldest_hashing::SplitMix64::new(seed);
     for i in (1..openings.len()).rev() {
-        let j = (next() % (i as u64 + 1)) as usize;
+        let j = stream.below(i as u64 + 1) as usize;
         openings.swap(i, j);
     }
 }
