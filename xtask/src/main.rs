@@ -11,6 +11,7 @@ mod perft_report;
 mod report;
 mod sprt;
 mod stats;
+mod train;
 
 #[derive(Parser, Debug)]
 #[command(name = "cargo xtask", about = "Eldest project automation")]
@@ -44,6 +45,10 @@ enum Command {
     /// block gives the test revision's Bench, the bounds, games, W/D/L, pentanomial counts, Elo with its 95%
     /// interval and the LLR.
     Sprt(Box<sprt::Args>),
+    /// Fits the evaluation network (768x2 -> hidden, SCReLU -> 1) or a linear model to `eldest datagen` files:
+    /// Adam with a cosine learning rate on every core, the training and validation loss of each epoch (also as
+    /// CSV), the quantised net written after every epoch. docs/nnue.md.
+    Train(Box<train::Args>),
 }
 
 fn main() -> ExitCode {
@@ -53,6 +58,7 @@ fn main() -> ExitCode {
         Command::PerftReport(args) => perft_report::run(&args),
         Command::Match(args) => matches::run(&args),
         Command::Sprt(args) => sprt::run(&args),
+        Command::Train(args) => train::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -1,0 +1,384 @@
+//! The models: their parameters as one flat vector (what Adam updates), forward and backward passes, and the
+//! quantised file.
+
+use crate::features::{INPUTS, Sample};
+use eldest_hashing::SplitMix64;
+use std::io::{self, Write};
+
+/// Centipawns per unit of output: the model's output × 400 is its evaluation, and `sigmoid(output)` its
+/// expected score.
+pub const SCALE: f32 = 400.0;
+
+/// Quantisation of the hidden layer's weights and biases (and of SCReLU's 1.0).
+pub const QA: i32 = 255;
+/// Quantisation of the output weights.
+pub const QB: i32 = 64;
+
+/// The first eight bytes of a net file.
+pub const NET_MAGIC: [u8; 8] = *b"ELDNET\0\0";
+/// The net file layout this crate writes.
+const NET_VERSION: u32 = 1;
+
+/// Weights are kept within ±1.98 so that the quantised net stays inside `i16` (and SCReLU's products in `i32`).
+const WEIGHT_LIMIT: f32 = 1.98;
+
+/// A model and its parameters.
+///
+/// ```
+/// use eldest_board::Position;
+/// use eldest_train::{Model, Sample};
+///
+/// let model = Model::perspective(16, 1);
+/// let sample = Sample::new(&Position::startpos(), 0, 0.5);
+/// assert!(model.evaluate(&sample).abs() < 10_000.0);
+/// assert_eq!(model.parameters().len(), 768 * 16 + 16 + 2 * 16 + 1);
+/// ```
+#[derive(Debug, Clone, PartialEq)]
+pub struct Model {
+    kind: Kind,
+    params: Vec<f32>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    /// `output = Σ w[own inputs] − Σ w[other side's inputs]`: a piece-square table for both sides at once.
+    Linear,
+    /// `output = w2 · [SCReLU(acc(us)), SCReLU(acc(them))] + b2`, `acc(side) = b1 + Σ w1[side's inputs]`.
+    Perspective { hidden: usize },
+}
+
+/// SCReLU: clamp to [0, 1], then square.
+fn screlu(x: f32) -> f32 {
+    let clamped = x.clamp(0.0, 1.0);
+    clamped * clamped
+}
+
+fn screlu_derivative(x: f32) -> f32 {
+    if x > 0.0 && x < 1.0 { 2.0 * x } else { 0.0 }
+}
+
+impl Model {
+    /// A linear model, all weights zero.
+    ///
+    /// ```
+    /// let model = eldest_train::Model::linear();
+    /// assert_eq!(model.parameters().len(), 768);
+    /// ```
+    pub fn linear() -> Model {
+        Model {
+            kind: Kind::Linear,
+            params: vec![0.0; INPUTS],
+        }
+    }
+
+    /// A perspective network of `hidden` neurons, its weights drawn from `seed` (uniform, scaled by the fan-in).
+    ///
+    /// ```
+    /// let a = eldest_train::Model::perspective(8, 3);
+    /// assert_eq!(a, eldest_train::Model::perspective(8, 3), "the same seed, the same start");
+    /// ```
+    ///
+    /// # Panics
+    /// If `hidden` is 0.
+    pub fn perspective(hidden: usize, seed: u64) -> Model {
+        assert!(hidden > 0, "a hidden layer needs neurons");
+        let mut stream = SplitMix64::new(seed);
+        let mut uniform = |bound: f32| {
+            let unit = (stream.next_u64() >> 40) as f32 / (1u64 << 24) as f32;
+            (2.0 * unit - 1.0) * bound
+        };
+        let mut params = Vec::with_capacity(INPUTS * hidden + 3 * hidden + 1);
+        // A position has about 30 inputs active: keep the accumulator's start inside SCReLU's slope.
+        let input_bound = 1.0 / 30.0f32.sqrt();
+        params.extend((0..INPUTS * hidden).map(|_| uniform(input_bound) * 0.5));
+        params.extend((0..hidden).map(|_| 0.1 + uniform(0.05)));
+        let output_bound = 1.0 / (2.0 * hidden as f32).sqrt();
+        params.extend((0..2 * hidden).map(|_| uniform(output_bound)));
+        params.push(0.0);
+        Model {
+            kind: Kind::Perspective { hidden },
+            params,
+        }
+    }
+
+    /// The parameters, flat: the linear model's 768 weights, or the network's w1 (input-major, 768 × hidden),
+    /// b1, w2 (the side to move's half first) and b2.
+    pub fn parameters(&self) -> &[f32] {
+        &self.params
+    }
+
+    pub(crate) fn parameters_mut(&mut self) -> &mut [f32] {
+        &mut self.params
+    }
+
+    /// Neurons of the hidden layer (0 for the linear model).
+    ///
+    /// ```
+    /// assert_eq!(eldest_train::Model::perspective(32, 1).hidden(), 32);
+    /// ```
+    pub fn hidden(&self) -> usize {
+        match self.kind {
+            Kind::Linear => 0,
+            Kind::Perspective { hidden } => hidden,
+        }
+    }
+
+    /// The model's evaluation of `sample` in centipawns, from the side to move.
+    pub fn evaluate(&self, sample: &Sample) -> f32 {
+        self.output(sample) * SCALE
+    }
+
+    /// The raw output (`sigmoid` of it is the expected score).
+    pub(crate) fn output(&self, sample: &Sample) -> f32 {
+        match self.kind {
+            Kind::Linear => {
+                let own: f32 = sample.active().iter().map(|&f| self.params[usize::from(f)]).sum();
+                let other: f32 = sample.other_side().map(|f| self.params[usize::from(f)]).sum();
+                own - other
+            }
+            Kind::Perspective { hidden } => {
+                let (us, them) = self.accumulators(sample, hidden);
+                let w2 = &self.params[INPUTS * hidden + hidden..INPUTS * hidden + 3 * hidden];
+                let b2 = self.params[INPUTS * hidden + 3 * hidden];
+                let ours: f32 = us.iter().zip(&w2[..hidden]).map(|(&a, &w)| screlu(a) * w).sum();
+                let theirs: f32 = them.iter().zip(&w2[hidden..]).map(|(&a, &w)| screlu(a) * w).sum();
+                ours + theirs + b2
+            }
+        }
+    }
+
+    fn accumulators(&self, sample: &Sample, hidden: usize) -> (Vec<f32>, Vec<f32>) {
+        let b1 = &self.params[INPUTS * hidden..INPUTS * hidden + hidden];
+        let mut us = b1.to_vec();
+        let mut them = b1.to_vec();
+        for &feature in sample.active() {
+            let row = &self.params[usize::from(feature) * hidden..][..hidden];
+            us.iter_mut().zip(row).for_each(|(a, &w)| *a += w);
+        }
+        for feature in sample.other_side() {
+            let row = &self.params[usize::from(feature) * hidden..][..hidden];
+            them.iter_mut().zip(row).for_each(|(a, &w)| *a += w);
+        }
+        (us, them)
+    }
+
+    /// Adds the gradient of the loss of `sample` to `gradient` (as long as the parameters) and returns the loss:
+    /// `(sigmoid(output) − target)²`.
+    pub(crate) fn accumulate_gradient(&self, sample: &Sample, wdl: f32, gradient: &mut [f32]) -> f32 {
+        let output = self.output(sample);
+        let predicted = 1.0 / (1.0 + (-output).exp());
+        let error = predicted - sample.target(wdl);
+        let d_output = 2.0 * error * predicted * (1.0 - predicted);
+        match self.kind {
+            Kind::Linear => {
+                for &feature in sample.active() {
+                    gradient[usize::from(feature)] += d_output;
+                }
+                for feature in sample.other_side() {
+                    gradient[usize::from(feature)] -= d_output;
+                }
+            }
+            Kind::Perspective { hidden } => {
+                let (us, them) = self.accumulators(sample, hidden);
+                let w2_at = INPUTS * hidden + hidden;
+                let b1_at = INPUTS * hidden;
+                let mut d_us = vec![0.0f32; hidden];
+                let mut d_them = vec![0.0f32; hidden];
+                for i in 0..hidden {
+                    gradient[w2_at + i] += d_output * screlu(us[i]);
+                    gradient[w2_at + hidden + i] += d_output * screlu(them[i]);
+                    d_us[i] = d_output * self.params[w2_at + i] * screlu_derivative(us[i]);
+                    d_them[i] = d_output * self.params[w2_at + hidden + i] * screlu_derivative(them[i]);
+                    gradient[b1_at + i] += d_us[i] + d_them[i];
+                }
+                gradient[w2_at + 2 * hidden] += d_output;
+                for &feature in sample.active() {
+                    let row = &mut gradient[usize::from(feature) * hidden..][..hidden];
+                    row.iter_mut().zip(&d_us).for_each(|(g, &d)| *g += d);
+                }
+                for feature in sample.other_side() {
+                    let row = &mut gradient[usize::from(feature) * hidden..][..hidden];
+                    row.iter_mut().zip(&d_them).for_each(|(g, &d)| *g += d);
+                }
+            }
+        }
+        error * error
+    }
+
+    /// Keeps every weight within the range the quantised net can hold.
+    pub(crate) fn clip(&mut self) {
+        if let Kind::Perspective { .. } = self.kind {
+            self.params
+                .iter_mut()
+                .for_each(|w| *w = w.clamp(-WEIGHT_LIMIT, WEIGHT_LIMIT));
+        }
+    }
+
+    /// Writes the model as integers: the magic `ELDNET`, two zero bytes, then little-endian `u32` version (1),
+    /// kind (0 linear, 1 perspective SCReLU), inputs (768), hidden, QA, QB; then the linear model's weights in
+    /// centipawns as `i16`, or the network's w1 and b1 × QA, w2 × QB as `i16` and b2 × QA × QB as `i32`.
+    ///
+    /// # Errors
+    /// Those of `out`.
+    ///
+    /// ```
+    /// let mut bytes = Vec::new();
+    /// eldest_train::Model::perspective(4, 1).write_quantised(&mut bytes).unwrap();
+    /// assert_eq!(&bytes[..8], &eldest_train::NET_MAGIC);
+    /// assert_eq!(bytes.len(), 8 + 6 * 4 + 2 * (768 * 4 + 4 + 8) + 4);
+    /// ```
+    pub fn write_quantised(&self, out: &mut impl Write) -> io::Result<()> {
+        let mut bytes = Vec::new();
+        bytes.extend_from_slice(&NET_MAGIC);
+        let kind = match self.kind {
+            Kind::Linear => 0u32,
+            Kind::Perspective { .. } => 1,
+        };
+        for field in [
+            NET_VERSION,
+            kind,
+            INPUTS as u32,
+            self.hidden() as u32,
+            QA as u32,
+            QB as u32,
+        ] {
+            bytes.extend_from_slice(&field.to_le_bytes());
+        }
+        let quantise = |value: f32, scale: i32| -> i16 {
+            (value * scale as f32)
+                .round()
+                .clamp(f32::from(i16::MIN), f32::from(i16::MAX)) as i16
+        };
+        match self.kind {
+            Kind::Linear => {
+                for &w in &self.params {
+                    bytes.extend_from_slice(&quantise(w, SCALE as i32).to_le_bytes());
+                }
+            }
+            Kind::Perspective { hidden } => {
+                let (layer1, output) = self.params.split_at(INPUTS * hidden + hidden);
+                for &w in layer1 {
+                    bytes.extend_from_slice(&quantise(w, QA).to_le_bytes());
+                }
+                for &w in &output[..2 * hidden] {
+                    bytes.extend_from_slice(&quantise(w, QB).to_le_bytes());
+                }
+                let b2 = (output[2 * hidden] * (QA * QB) as f32).round() as i32;
+                bytes.extend_from_slice(&b2.to_le_bytes());
+            }
+        }
+        out.write_all(&bytes)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use eldest_board::Position;
+
+    fn samples() -> Vec<Sample> {
+        [
+            (
+                "r3k2r/pp3ppp/2n5/3qp3/8/2N2N2/PPP2PPP/R2QK2R b KQkq - 0 10",
+                35,
+                0.5,
+            ),
+            ("4k3/8/8/8/8/8/4P3/4K3 w - - 0 1", 120, 1.0),
+            (
+                "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1",
+                -30,
+                0.0,
+            ),
+        ]
+        .iter()
+        .map(|&(fen, score, result)| Sample::new(&Position::from_fen(fen).unwrap(), score, result))
+        .collect()
+    }
+
+    fn loss(model: &Model, samples: &[Sample], wdl: f32) -> f64 {
+        let mut ignored = vec![0.0; model.params.len()];
+        samples
+            .iter()
+            .map(|s| f64::from(model.accumulate_gradient(s, wdl, &mut ignored)))
+            .sum()
+    }
+
+    /// The analytic gradient against central differences, on parameters that matter for these samples.
+    fn check_gradient(mut model: Model) {
+        let samples = samples();
+        let wdl = 0.3;
+        let mut gradient = vec![0.0; model.params.len()];
+        for sample in &samples {
+            model.accumulate_gradient(sample, wdl, &mut gradient);
+        }
+        let mut checked = 0;
+        let candidates: Vec<usize> = (0..model.params.len())
+            .filter(|&i| gradient[i].abs() > 1e-5)
+            .collect();
+        let stride = (candidates.len() / 40).max(1);
+        for &index in candidates.iter().step_by(stride) {
+            let h = 1e-3;
+            let saved = model.params[index];
+            model.params[index] = saved + h;
+            let up = loss(&model, &samples, wdl);
+            model.params[index] = saved - h;
+            let down = loss(&model, &samples, wdl);
+            model.params[index] = saved;
+            let numeric = (up - down) / (2.0 * f64::from(h));
+            let analytic = f64::from(gradient[index]);
+            assert!(
+                (numeric - analytic).abs() <= 1e-2 * numeric.abs().max(analytic.abs()) + 5e-5,
+                "parameter {index}: numeric {numeric}, analytic {analytic}"
+            );
+            checked += 1;
+        }
+        assert!(checked >= 10, "only {checked} parameters checked");
+    }
+
+    #[test]
+    fn gradients_match_finite_differences() {
+        let mut linear = Model::linear();
+        linear
+            .params
+            .iter_mut()
+            .enumerate()
+            .for_each(|(i, w)| *w = ((i % 13) as f32 - 6.0) * 0.01);
+        check_gradient(linear);
+        check_gradient(Model::perspective(8, 5));
+    }
+
+    #[test]
+    fn the_linear_model_is_antisymmetric_and_the_network_sees_both_sides() {
+        let mut linear = Model::linear();
+        linear
+            .params
+            .iter_mut()
+            .enumerate()
+            .for_each(|(i, w)| *w = (i % 5) as f32 * 0.01);
+        let position = Position::from_fen("4k3/8/8/8/8/8/4P3/4K3 w - - 0 1").unwrap();
+        let flipped = Position::from_fen("4k3/4p3/8/8/8/8/8/4K3 b - - 0 1").unwrap();
+        let a = linear.evaluate(&Sample::new(&position, 0, 0.5));
+        let b = linear.evaluate(&Sample::new(&flipped, 0, 0.5));
+        assert!(
+            (a - b).abs() < 1e-4,
+            "the same position for the side to move: {a} {b}"
+        );
+        let start = Sample::new(&Position::startpos(), 0, 0.5);
+        assert!(
+            linear.evaluate(&start).abs() < 1e-4,
+            "a symmetric position is level"
+        );
+    }
+
+    #[test]
+    fn quantised_weights_round_to_the_nearest_step() {
+        let mut model = Model::perspective(2, 1);
+        model.params.iter_mut().for_each(|w| *w = 0.5);
+        let mut bytes = Vec::new();
+        model.write_quantised(&mut bytes).unwrap();
+        let first = i16::from_le_bytes([bytes[32], bytes[33]]);
+        assert_eq!(i32::from(first), (0.5 * QA as f32).round() as i32);
+        let b2 = i32::from_le_bytes(bytes[bytes.len() - 4..].try_into().unwrap());
+        assert_eq!(b2, QA * QB / 2);
+    }
+}
