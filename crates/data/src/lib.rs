@@ -273,7 +273,8 @@ impl GameRecord {
         out.write_all(&bytes)
     }
 
-    /// The positions of the game that are for training, in the order they were played.
+    /// The positions of the game that are for training, in the order they were played. The moves must be legal
+    /// in turn, as in every record [`DataReader`] yields (it replays them) and every game `eldest datagen` plays.
     pub fn training_positions(&self) -> impl Iterator<Item = TrainingPosition> + '_ {
         let mut position = self.start;
         self.moves.iter().filter_map(move |scored| {

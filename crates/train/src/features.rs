@@ -63,7 +63,8 @@ impl Sample {
     /// to move.
     ///
     /// # Panics
-    /// If the position has more than 32 pieces (no position reached by legal play has).
+    /// If the position has more than 32 pieces: never for a position eldest-board accepts (its FEN reader
+    /// refuses more pieces than promotions allow, at most 16 a side).
     pub fn new(position: &Position, score: i16, result: f32) -> Sample {
         let us = position.side_to_move();
         let mut features = [0u16; MAX_ACTIVE];

@@ -130,11 +130,23 @@ impl Model {
 
     /// The raw output (`sigmoid` of it is the expected score).
     pub(crate) fn output(&self, sample: &Sample) -> f32 {
+        self.forward(sample).0
+    }
+
+    /// `(sigmoid(output) − target)²` of one sample.
+    pub(crate) fn loss(&self, sample: &Sample, wdl: f32) -> f32 {
+        let predicted = 1.0 / (1.0 + (-self.output(sample)).exp());
+        (predicted - sample.target(wdl)).powi(2)
+    }
+
+    /// The output and, for the network, both sides' accumulators (empty for the linear model), so that the
+    /// backward pass does not compute them again.
+    fn forward(&self, sample: &Sample) -> (f32, Vec<f32>, Vec<f32>) {
         match self.kind {
             Kind::Linear => {
                 let own: f32 = sample.active().iter().map(|&f| self.params[usize::from(f)]).sum();
                 let other: f32 = sample.other_side().map(|f| self.params[usize::from(f)]).sum();
-                own - other
+                (own - other, Vec::new(), Vec::new())
             }
             Kind::Perspective { hidden } => {
                 let (us, them) = self.accumulators(sample, hidden);
@@ -142,7 +154,7 @@ impl Model {
                 let b2 = self.params[INPUTS * hidden + 3 * hidden];
                 let ours: f32 = us.iter().zip(&w2[..hidden]).map(|(&a, &w)| screlu(a) * w).sum();
                 let theirs: f32 = them.iter().zip(&w2[hidden..]).map(|(&a, &w)| screlu(a) * w).sum();
-                ours + theirs + b2
+                (ours + theirs + b2, us, them)
             }
         }
     }
@@ -165,7 +177,7 @@ impl Model {
     /// Adds the gradient of the loss of `sample` to `gradient` (as long as the parameters) and returns the loss:
     /// `(sigmoid(output) − target)²`.
     pub(crate) fn accumulate_gradient(&self, sample: &Sample, wdl: f32, gradient: &mut [f32]) -> f32 {
-        let output = self.output(sample);
+        let (output, us, them) = self.forward(sample);
         let predicted = 1.0 / (1.0 + (-output).exp());
         let error = predicted - sample.target(wdl);
         let d_output = 2.0 * error * predicted * (1.0 - predicted);
@@ -179,7 +191,6 @@ impl Model {
                 }
             }
             Kind::Perspective { hidden } => {
-                let (us, them) = self.accumulators(sample, hidden);
                 let w2_at = INPUTS * hidden + hidden;
                 let b1_at = INPUTS * hidden;
                 let mut d_us = vec![0.0f32; hidden];
@@ -296,11 +307,7 @@ mod tests {
     }
 
     fn loss(model: &Model, samples: &[Sample], wdl: f32) -> f64 {
-        let mut ignored = vec![0.0; model.params.len()];
-        samples
-            .iter()
-            .map(|s| f64::from(model.accumulate_gradient(s, wdl, &mut ignored)))
-            .sum()
+        samples.iter().map(|s| f64::from(model.loss(s, wdl))).sum()
     }
 
     /// The analytic gradient against central differences, on parameters that matter for these samples.

@@ -138,10 +138,7 @@ impl Trainer {
             .map(|slice| {
                 slice
                     .iter()
-                    .map(|sample| {
-                        let predicted = 1.0 / (1.0 + (-model.output(sample)).exp());
-                        f64::from((predicted - sample.target(wdl)).powi(2))
-                    })
+                    .map(|sample| f64::from(model.loss(sample, wdl)))
                     .sum::<f64>()
             })
             .collect::<Vec<f64>>()
