@@ -3,7 +3,7 @@
 //!
 //! One node routine serves every algorithm: negamax alpha-beta with principal variation search, quiescence,
 //! transposition-table probes by micro-Max's rules, null-move pruning, late-move reductions, killers and
-//! history, check extension, mate-distance pruning and draw detection. Parallel algorithms plug in through
+//! history, correction history for the static evaluation, check extension, mate-distance pruning and draw detection. Parallel algorithms plug in through
 //! [`SearchHooks`]; the serial search uses [`Serial`], whose hooks compile away. The search never writes text:
 //! it returns a [`SearchOutcome`] and calls back with [`IterationReport`]s, which the UCI layer formats.
 //!
@@ -27,6 +27,7 @@
 #![deny(missing_docs)]
 
 pub mod bench;
+mod correction;
 mod engine;
 mod eval;
 mod hooks;
@@ -40,6 +41,7 @@ mod see;
 mod time;
 mod worker;
 
+pub use correction::CorrectionHistory;
 pub use engine::{Engine, Utilisation, uci_score};
 pub use eval::{EvalTrace, FULL_PHASE, TEMPO, eval_trace, evaluate};
 pub use hooks::{MoveContext, SearchHooks, Serial};

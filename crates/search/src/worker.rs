@@ -3,6 +3,7 @@
 //! late-move reductions and pruning, check extension, killers and history, mate-distance pruning and draw
 //! detection. See docs/search.md for why each technique is there.
 
+use crate::correction::CorrectionHistory;
 use crate::eval::evaluate;
 use crate::hooks::{MoveContext, SearchHooks};
 use crate::limits::SearchControl;
@@ -248,6 +249,8 @@ fn store_result(
 #[derive(Clone)]
 pub struct Worker {
     pub(crate) history: History,
+    /// What the static evaluation got wrong, by side and pawn structure.
+    pub(crate) correction: CorrectionHistory,
     pub(crate) killers: Box<[[Option<Move>; 2]; MAX_PLY + 2]>,
     pub(crate) static_evals: Box<[i32; MAX_PLY + 2]>,
     pv: PvTable,
@@ -343,6 +346,7 @@ impl Worker {
     pub fn new() -> Worker {
         Worker {
             history: History::default(),
+            correction: CorrectionHistory::default(),
             killers: Box::new([[None; 2]; MAX_PLY + 2]),
             static_evals: Box::new([0; MAX_PLY + 2]),
             pv: PvTable::new(),
@@ -367,6 +371,7 @@ impl Worker {
     /// Forgets what was learnt in earlier games (history, killers).
     pub fn clear(&mut self) {
         self.history.clear();
+        self.correction.clear();
         self.killers.fill([None; 2]);
     }
 
@@ -534,12 +539,18 @@ impl<H: SearchHooks> SearchContext<'_, '_, H> {
         let entered_with_probe = hooks
             .enters_before_pruning()
             .then(|| hooks.enter_node(key, depth));
-        let static_eval = if in_check {
+        // The table keeps the evaluation as computed; the correction history's view of it changes as it learns.
+        let raw_eval = if in_check {
             -INFINITY
         } else {
             entry
                 .and_then(|e| e.static_eval())
                 .unwrap_or_else(|| evaluate(position))
+        };
+        let static_eval = if in_check {
+            -INFINITY
+        } else {
+            self.corrected_eval(position, raw_eval)
         };
         self.worker.static_evals[ply] = static_eval;
         // Near the root there is no earlier evaluation to compare with: assume improving (prune less).
@@ -767,6 +778,21 @@ impl<H: SearchHooks> SearchContext<'_, '_, H> {
         }
 
         if !root || self.worker.root_excluded.is_empty() {
+            // Correction history learns from results that say the evaluation was wrong, on the side they prove:
+            // a fail-high above it, a fail-low below it, or an exact score. Not when a capture or promotion
+            // decided the node (the evaluation is about the quiet position), nor from mate scores.
+            let fail_high = best_score >= beta;
+            let fail_low = best_score <= original_alpha;
+            if !in_check
+                && best_move.is_none_or(|mv| !mv.is_noisy())
+                && best_score.abs() < MATE_IN_MAX_PLY
+                && !(fail_high && best_score <= static_eval)
+                && !(fail_low && best_score >= static_eval)
+            {
+                self.worker
+                    .correction
+                    .update(position, depth, raw_eval, best_score);
+            }
             let result = SearchResult {
                 best_move,
                 best_score,
@@ -779,7 +805,7 @@ impl<H: SearchHooks> SearchContext<'_, '_, H> {
                 ply,
                 depth,
                 result,
-                (!in_check).then_some(static_eval),
+                (!in_check).then_some(raw_eval),
             );
         }
         best_score
@@ -932,6 +958,16 @@ impl<H: SearchHooks> SearchContext<'_, '_, H> {
         MoveOutcome::Searched(score)
     }
 
+    /// The static evaluation `raw` of `position` with this thread's correction history applied, kept clear of
+    /// mate scores.
+    #[inline]
+    fn corrected_eval(&self, position: &Position, raw: i32) -> i32 {
+        self.worker
+            .correction
+            .corrected(position, raw)
+            .clamp(-MATE_IN_MAX_PLY + 1, MATE_IN_MAX_PLY - 1)
+    }
+
     /// A quiet move caused a cutoff: make it a killer, raise its history and lower that of the quiet moves tried
     /// before it.
     fn reward_quiet(&mut self, us: eldest_board::Color, mv: Move, tried: &[Move], depth: i32, ply: usize) {
@@ -979,12 +1015,17 @@ impl<H: SearchHooks> SearchContext<'_, '_, H> {
         }
         .and_then(Move::from_bits);
 
-        let static_eval = if in_check {
+        let raw_eval = if in_check {
             -INFINITY
         } else {
             entry
                 .and_then(|e| e.static_eval())
                 .unwrap_or_else(|| evaluate(position))
+        };
+        let static_eval = if in_check {
+            -INFINITY
+        } else {
+            self.corrected_eval(position, raw_eval)
         };
         let mut best_score = static_eval;
         if !in_check {
@@ -1037,14 +1078,7 @@ impl<H: SearchHooks> SearchContext<'_, '_, H> {
             original_alpha,
             beta,
         };
-        store_result(
-            self.shared,
-            key,
-            ply,
-            0,
-            result,
-            (!in_check).then_some(static_eval),
-        );
+        store_result(self.shared, key, ply, 0, result, (!in_check).then_some(raw_eval));
         best_score
     }
 }

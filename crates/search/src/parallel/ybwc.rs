@@ -280,6 +280,7 @@ impl Worker {
         self.repetitions.clone_from(&master.repetitions);
         if copy_history {
             self.history.copy_from(&master.history);
+            self.correction.copy_from(&master.correction);
         }
         *self.killers = *master.killers;
         self.static_evals[..=ply].copy_from_slice(&master.static_evals[..=ply]);
