@@ -14,7 +14,7 @@ seconds=${1:-30}
 shift || true
 targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
-    targets=(uci_line uci_session fen san openings data_reader)
+    targets=(uci_line uci_session fen san openings data_reader net_file)
 fi
 
 if ! rustup toolchain list | grep -q '^nightly'; then

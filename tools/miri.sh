@@ -26,3 +26,6 @@ run -p eldest-repetition --lib
 run -p eldest-board --lib
 run -p eldest-tt --lib --tests
 run -p eldest-search --lib -- parallel::simplified_abdada
+# The network's unsafe code: the AVX2 kernels (loads, stores, the call after detection) against the portable ones.
+# Built with AVX2 enabled so that detection picks them under Miri; its own target folder keeps the flags apart.
+RUSTFLAGS="-C target-feature=+avx2" CARGO_TARGET_DIR=target/miri-avx2 run -p eldest-search --lib -- nnue::simd

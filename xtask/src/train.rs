@@ -2,6 +2,7 @@
 //! eldest-train, printing the training and validation loss of every epoch, keeping them in a CSV file and
 //! writing the quantised net after every epoch (so a stopped run leaves its last net).
 
+use crate::report::charts::{LineChart, Series, draw};
 use eldest_train::{Model, TrainSettings, Trainer, load_samples};
 use std::io::Write;
 use std::path::PathBuf;
@@ -107,6 +108,17 @@ pub fn run(args: &Args) -> Result<(), String> {
         name.push(".csv");
         PathBuf::from(name)
     });
+    let chart_path = log_path.with_extension("svg");
+    let mut curves = [
+        Series {
+            name: "training loss".into(),
+            points: Vec::new(),
+        },
+        Series {
+            name: "validation loss".into(),
+            points: Vec::new(),
+        },
+    ];
     let mut log = String::from("epoch,learning_rate,training_loss,validation_loss,seconds\n");
     let training_start = Instant::now();
     for epoch in 1..=settings.epochs {
@@ -128,6 +140,21 @@ pub fn run(args: &Args) -> Result<(), String> {
             validation_loss.map_or_else(String::new, |loss| loss.to_string()),
             training_start.elapsed().as_secs_f64()
         ));
+        curves[0].points.push((epoch as f64, training_loss));
+        if let Some(loss) = validation_loss {
+            curves[1].points.push((epoch as f64, loss));
+        }
+        let series: Vec<Series> = curves.iter().filter(|s| !s.points.is_empty()).cloned().collect();
+        draw(
+            &chart_path,
+            &LineChart {
+                title: "Loss per epoch",
+                x_label: "epoch",
+                y_label: "mean squared error of the expected score",
+                series: &series,
+                ideal: false,
+            },
+        )?;
         let written = std::fs::File::create(&args.out)
             .and_then(|mut file| {
                 trainer
@@ -145,7 +172,7 @@ pub fn run(args: &Args) -> Result<(), String> {
         })?;
     }
     println!(
-        "{}: {} after {} epochs ({:.1} s); losses per epoch in {}",
+        "{}: {} after {} epochs ({:.1} s); losses per epoch in {} and {}",
         args.out.display(),
         if args.linear {
             "linear model".to_string()
@@ -154,7 +181,8 @@ pub fn run(args: &Args) -> Result<(), String> {
         },
         settings.epochs,
         training_start.elapsed().as_secs_f64(),
-        log_path.display()
+        log_path.display(),
+        chart_path.display()
     );
     Ok(())
 }

@@ -1,6 +1,7 @@
 //! `cargo xtask bench` end to end: a tiny bench (two positions, depth 4, 1 and 2 threads) through the real
 //! engine binary, checking that every output file exists and parses, that `--compare` reads them back, and
-//! that bad options are refused with a message; the built-in sets at a tiny depth or time.
+//! that bad options are refused with a message; the built-in sets at a tiny depth or time (the long one with the
+//! network).
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -276,6 +277,8 @@ fn built_in_sets_run_in_order_with_their_table_policy() {
         "1",
         "--hash",
         "8",
+        "--eval",
+        "nnue",
         "--out",
         out.to_str().unwrap(),
     ]);
@@ -289,6 +292,8 @@ fn built_in_sets_run_in_order_with_their_table_policy() {
         serde_json::from_str(&std::fs::read_to_string(out.join("bench.json")).unwrap()).unwrap();
     assert_eq!(json["settings"]["set"], "long");
     assert_eq!(json["settings"]["keep_tables"], false);
+    // The evaluation travels to the engine with the knobs, and bench.json says which it was.
+    assert_eq!(json["settings"]["knobs"], serde_json::json!(["--eval", "nnue"]));
     let two = &json["summaries"][1];
     assert_eq!(two["threads"], 2);
     assert_eq!(

@@ -81,6 +81,11 @@ fn a_net_and_its_loss_log_are_written_and_bad_input_is_refused() {
         .collect();
     assert_eq!(losses.len(), 30);
     assert!(losses[29] < losses[0] * 0.5, "{losses:?}");
+    let chart = std::fs::read_to_string(dir.join("net.bin.svg")).unwrap();
+    assert!(
+        chart.starts_with("<svg") && chart.contains("validation loss"),
+        "the loss curve"
+    );
 
     let missing = Command::new(env!("CARGO_BIN_EXE_xtask"))
         .args([

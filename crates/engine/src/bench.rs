@@ -47,6 +47,9 @@ pub struct BenchArgs {
     /// The parallel algorithms' research knobs, one flag per row of eldest-search's knob table.
     #[command(flatten)]
     knobs: eldest_search::parallel::cli::KnobArgs,
+    /// The static evaluation (PeSTO's tables unless told otherwise, as in the engine).
+    #[command(flatten)]
+    eval: eldest_search::EvalArgs,
     /// Write one JSON object per position on stdout (before the final `<N> nodes <M> nps` line).
     #[arg(long)]
     json: bool,
@@ -64,7 +67,14 @@ pub fn run(args: &BenchArgs) -> ExitCode {
         },
         None => args.set.unwrap_or(BenchSet::Short).positions(),
     };
-    let config = config(args);
+    let mut config = config(args);
+    config.evaluation = match args.eval.evaluation() {
+        Ok(evaluation) => evaluation,
+        Err(message) => {
+            eprintln!("error: {message}");
+            return ExitCode::from(2);
+        }
+    };
     let count = positions.len();
     let mut out = std::io::stdout().lock();
     let mut write_error = None;
@@ -100,8 +110,12 @@ pub fn run(args: &BenchArgs) -> ExitCode {
     } else {
         ""
     };
+    let evaluation = match config.evaluation {
+        eldest_search::Evaluation::Pesto => "",
+        eldest_search::Evaluation::Nnue(_) => ", network evaluation",
+    };
     eprintln!(
-        "{limit}, {count} positions, {} threads ({}){tables}, {:.3} s",
+        "{limit}, {count} positions, {} threads ({}){tables}{evaluation}, {:.3} s",
         config.threads,
         config.parallel.algorithm,
         result.time.as_secs_f64()

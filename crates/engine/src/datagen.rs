@@ -12,7 +12,7 @@ use eldest_board::{Color, Position};
 use eldest_data::{DataError, GameRecord, GameResult, ScoredMove, scan, write_header};
 use eldest_hashing::SplitMix64;
 use eldest_repetition::GameHistory;
-use eldest_search::{Engine, Score, SearchControl, SearchLimits, SearchOptions};
+use eldest_search::{Engine, Evaluation, Score, SearchControl, SearchLimits, SearchOptions};
 use std::fs::{File, OpenOptions};
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -65,6 +65,9 @@ pub struct DatagenArgs {
     /// Transposition table of each game in MiB.
     #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u64).range(1..=4096))]
     hash: u64,
+    /// The evaluation that plays the games (a net generation's data comes from the previous net's games).
+    #[command(flatten)]
+    eval: eldest_search::EvalArgs,
 }
 
 /// What decides the games of a run (written beside the file; a resume must match it).
@@ -74,17 +77,24 @@ struct Recipe {
     seed: u64,
     random_plies: u32,
     openings: Vec<Position>,
+    evaluation: Evaluation,
 }
 
 impl Recipe {
-    fn settings_text(&self, openings_path: Option<&Path>) -> String {
+    fn settings_text(&self, openings_path: Option<&Path>, eval: &eldest_search::EvalArgs) -> String {
+        let evaluation = match (&self.evaluation, &eval.file) {
+            (Evaluation::Pesto, _) => "pesto".to_string(),
+            (Evaluation::Nnue(_), Some(file)) => format!("nnue {}", file.display()),
+            (Evaluation::Nnue(_), None) => format!("nnue {}", eldest_search::nnue::EMBEDDED_NAME),
+        };
         format!(
-            "eldest datagen, eldest-data version {}\nnodes {}\nseed {}\nrandom-plies {}\nopenings {}\n",
+            "eldest datagen, eldest-data version {}\nnodes {}\nseed {}\nrandom-plies {}\nopenings {}\nevaluation {}\n",
             eldest_data::VERSION,
             self.nodes,
             self.seed,
             self.random_plies,
-            openings_path.map_or_else(|| "start position".to_string(), |path| path.display().to_string())
+            openings_path.map_or_else(|| "start position".to_string(), |path| path.display().to_string()),
+            evaluation,
         )
     }
 }
@@ -131,8 +141,9 @@ fn generate(args: &DatagenArgs) -> Result<(), DatagenError> {
         seed: args.seed,
         random_plies: args.random_plies,
         openings,
+        evaluation: args.eval.evaluation().map_err(DatagenError::Input)?,
     };
-    let settings = recipe.settings_text(args.openings.as_deref());
+    let settings = recipe.settings_text(args.openings.as_deref(), &args.eval);
     let (mut file, done, mut positions) = open_output(&args.out, &settings)?;
     let pending: Vec<u32> = (0..args.games).filter(|index| !done.contains(index)).collect();
     let already = args.games as usize - pending.len();
@@ -371,6 +382,9 @@ fn opening(engine: &mut Engine, recipe: &Recipe, stream: &mut SplitMix64) -> Pos
 
 /// Plays game `index` of the recipe to its end.
 fn play_game(engine: &mut Engine, recipe: &Recipe, index: u32) -> GameRecord {
+    if *engine.evaluation() != recipe.evaluation {
+        engine.set_evaluation(recipe.evaluation.clone());
+    }
     let mut stream = game_stream(recipe.seed, index);
     let start = opening(engine, recipe, &mut stream);
     engine.new_game();
@@ -557,6 +571,7 @@ mod tests {
             seed: 11,
             random_plies: 6,
             openings: vec![Position::startpos()],
+            evaluation: Evaluation::Pesto,
         };
         let mut first = Engine::new(1).unwrap();
         let mut second = Engine::new(1).unwrap();
@@ -580,6 +595,31 @@ mod tests {
             play_game(&mut first, &recipe, 5).start,
             game.start,
             "another game, another opening"
+        );
+    }
+
+    #[test]
+    fn the_network_plays_the_same_game_whichever_engine_plays_it() {
+        let recipe = Recipe {
+            nodes: 500,
+            seed: 5,
+            random_plies: 6,
+            openings: vec![Position::startpos()],
+            evaluation: Evaluation::network(),
+        };
+        let mut first = Engine::new(1).unwrap();
+        let mut second = Engine::new(1).unwrap();
+        let game = play_game(&mut first, &recipe, 2);
+        play_game(&mut second, &recipe, 7);
+        assert_eq!(play_game(&mut second, &recipe, 2), game);
+        let pesto = Recipe {
+            evaluation: Evaluation::Pesto,
+            ..recipe.clone()
+        };
+        assert_ne!(
+            play_game(&mut Engine::new(1).unwrap(), &pesto, 2).moves,
+            game.moves,
+            "PeSTO plays another game from the same opening"
         );
     }
 

@@ -223,3 +223,37 @@ fn bad_set_flags_are_refused_by_clap() {
         assert!(stderr.contains(message), "{args:?}: {stderr}");
     }
 }
+
+#[test]
+fn the_network_benches_reproducibly_and_a_bad_net_file_is_refused() {
+    let nnue = signature(&eldest(&["bench", "5", "--eval", "nnue"]));
+    assert_eq!(signature(&eldest(&["bench", "5", "--eval", "nnue"])), nnue);
+    assert_ne!(
+        nnue,
+        signature(&eldest(&["bench", "5"])),
+        "PeSTO searches another tree"
+    );
+    let stderr = String::from_utf8(eldest(&["bench", "5", "--eval", "nnue"]).stderr).unwrap();
+    assert!(stderr.contains("network evaluation"), "{stderr}");
+
+    let dir = std::env::temp_dir().join(format!("eldest-bench-nnue-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let net = dir.join("same.nnue");
+    std::fs::write(&net, eldest_search::nnue::Network::embedded_bytes()).unwrap();
+    let from_file = signature(&eldest(&["bench", "5", "--eval-file", net.to_str().unwrap()]));
+    assert_eq!(
+        from_file, nnue,
+        "the embedded net's file gives the embedded net's bench"
+    );
+    std::fs::write(&net, b"ELDNET\0\0 and then nothing").unwrap();
+    let refused = eldest(&["bench", "5", "--eval-file", net.to_str().unwrap()]);
+    assert_eq!(refused.status.code(), Some(2), "{refused:?}");
+    let stderr = String::from_utf8(refused.stderr).unwrap();
+    assert!(
+        stderr.contains("same.nnue") && stderr.contains("truncated"),
+        "{stderr}"
+    );
+    let both = eldest(&["bench", "5", "--eval", "pesto", "--eval-file", "x.nnue"]);
+    assert_eq!(both.status.code(), Some(2), "{both:?}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

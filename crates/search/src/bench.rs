@@ -21,6 +21,7 @@
 //! ```
 
 use crate::engine::{Engine, Utilisation};
+use crate::eval::Evaluation;
 use crate::limits::{SearchControl, SearchLimits, SearchOptions};
 use crate::parallel::ParallelSettings;
 use crate::report::SearchOutcome;
@@ -387,7 +388,7 @@ pub enum BenchLimit {
 /// let signature = BenchConfig::signature(12);
 /// assert_eq!((signature.limit, signature.threads, signature.keep_tables), (BenchLimit::Depth(12), 1, false));
 /// ```
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct BenchConfig {
     /// How far each position is searched.
     pub limit: BenchLimit,
@@ -401,6 +402,8 @@ pub struct BenchConfig {
     /// must then follow each other); `false` clears them before each position, so every position's time stands
     /// alone. They are cleared before the first position either way.
     pub keep_tables: bool,
+    /// The static evaluation.
+    pub evaluation: Evaluation,
 }
 
 impl BenchConfig {
@@ -419,6 +422,7 @@ impl BenchConfig {
             hash_mib: BENCH_HASH_MIB,
             parallel: ParallelSettings::default(),
             keep_tables: false,
+            evaluation: Evaluation::default(),
         }
     }
 }
@@ -538,6 +542,7 @@ pub fn run_bench_with(
     on_position: &mut dyn FnMut(&BenchPosition<'_>),
 ) -> Result<BenchResult, TableSizeError> {
     let mut engine = Engine::new(config.hash_mib)?;
+    engine.set_evaluation(config.evaluation.clone());
     let limits = match config.limit {
         BenchLimit::Depth(depth) => SearchLimits {
             depth: Some(depth.max(1)),
@@ -764,6 +769,7 @@ mod tests {
                     ..ParallelSettings::default()
                 },
                 keep_tables: false,
+                evaluation: crate::Evaluation::default(),
             };
             let mut seen = 0;
             let result = run_bench_with(&config, &positions, &mut |p| {

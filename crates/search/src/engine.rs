@@ -6,6 +6,7 @@
 //! completed the deepest iteration. The other parallel algorithms plug into the same node search through
 //! [`SearchHooks`](crate::SearchHooks).
 
+use crate::eval::Evaluation;
 use crate::hooks::{SearchHooks, Serial};
 use crate::limits::{SearchControl, SearchLimits, SearchOptions};
 use crate::parallel::ParallelAlgorithm;
@@ -87,6 +88,8 @@ pub struct Engine {
     ybwc: YbwcPool,
     /// Late-move reductions of the last search's parameters, rebuilt only when they change.
     reductions: Reductions,
+    /// The static evaluation.
+    evaluation: Evaluation,
 }
 
 impl Engine {
@@ -105,7 +108,29 @@ impl Engine {
             pool: SearchPool::default(),
             ybwc: YbwcPool::new(1),
             reductions: Reductions::new(&SearchParams::DEFAULT),
+            evaluation: Evaluation::default(),
         })
+    }
+
+    /// The static evaluation searches use.
+    pub fn evaluation(&self) -> &Evaluation {
+        &self.evaluation
+    }
+
+    /// Changes the static evaluation. Everything learnt is forgotten, as by [`Engine::new_game`]: the table's
+    /// evaluations and the correction history belong to the old evaluation.
+    ///
+    /// ```
+    /// use eldest_search::{Engine, Evaluation};
+    ///
+    /// let mut engine = Engine::new(1)?;
+    /// engine.set_evaluation(Evaluation::network());
+    /// assert!(engine.evaluation().is_nnue());
+    /// # Ok::<(), eldest_tt::TableSizeError>(())
+    /// ```
+    pub fn set_evaluation(&mut self, evaluation: Evaluation) {
+        self.evaluation = evaluation;
+        self.new_game();
     }
 
     /// Resizes the transposition table (its contents are lost).
@@ -267,6 +292,7 @@ impl Engine {
             skip_completed_iterations: abdadas && settings.skip_completed_iterations,
             params: &options.params,
             reductions: &self.reductions,
+            evaluation: &self.evaluation,
         };
         let multi_pv = options.multi_pv.clamp(1, candidates);
         let plan = PlanBase {
@@ -721,4 +747,60 @@ impl<H: SearchHooks> IterationPlan<'_, H> {
 
 fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     mutex.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::parallel::ParallelSettings;
+
+    /// With the network every algorithm's threads keep their accumulators in step with their positions (the
+    /// stack checks each evaluation against one from the pieces in test builds), YBWC's tasks included, and
+    /// still find the mate.
+    #[test]
+    fn every_algorithm_searches_with_the_network_and_its_accumulators_stay_in_step() {
+        let fens = [
+            "r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4",
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+        ];
+        let mut engine = Engine::new(8).unwrap();
+        engine.set_evaluation(Evaluation::network());
+        for algorithm in ParallelAlgorithm::ALL {
+            for threads in [1, 2, 4] {
+                for fen in fens {
+                    let root = Position::from_fen(fen).unwrap();
+                    let game = Arc::new(
+                        [(root.key(), root.halfmove_clock())]
+                            .into_iter()
+                            .collect::<GameHistory>(),
+                    );
+                    let options = SearchOptions {
+                        threads,
+                        parallel: ParallelSettings {
+                            algorithm,
+                            ..ParallelSettings::default()
+                        },
+                        ..SearchOptions::default()
+                    };
+                    let limits = SearchLimits {
+                        depth: Some(7),
+                        ..SearchLimits::default()
+                    };
+                    engine.new_game();
+                    let outcome =
+                        engine.search(&root, game, &limits, &options, &SearchControl::new(), &mut |_| {});
+                    let best = outcome.best_move.expect("a legal move exists");
+                    assert!(root.is_legal(best), "{algorithm:?} {threads} threads: {fen}");
+                    if fen == fens[0] {
+                        assert_eq!(
+                            root.move_to_uci(best),
+                            "h5f7",
+                            "{algorithm:?} {threads} threads mates"
+                        );
+                    }
+                }
+            }
+        }
+    }
 }

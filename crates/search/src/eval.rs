@@ -4,9 +4,11 @@
 //! The midgame and endgame sums are blended by the game phase (knights and bishops weigh 1, rooks 2, queens 4;
 //! 24 is the full opening set), so a king that hides in the middlegame walks to the centre in the endgame.
 
+use crate::nnue::Network;
 use crate::pesto::{EG_TABLES, MG_TABLES, PIECE_VALUE};
 use eldest_board::{Color, PieceKind, Position};
 use std::fmt;
+use std::sync::Arc;
 
 /// Bonus for having the move: the side to move can improve its position first.
 pub const TEMPO: i32 = 10;
@@ -41,6 +43,201 @@ const TABLE: [[[(i32, i32); 64]; 6]; 2] = {
     }
     table
 };
+
+/// Which static evaluation the search uses.
+///
+/// ```
+/// use eldest_board::Position;
+/// use eldest_search::Evaluation;
+///
+/// let network = Evaluation::network();
+/// assert!(network.is_nnue());
+/// assert_eq!(Evaluation::Pesto.evaluate(&Position::startpos()), eldest_search::TEMPO);
+/// assert!(network.evaluate(&Position::startpos()).abs() < 100);
+/// ```
+#[derive(Debug, Clone)]
+pub enum Evaluation {
+    /// PeSTO's piece-square tables.
+    Pesto,
+    /// An evaluation network.
+    Nnue(Arc<Network>),
+}
+
+/// Two evaluations are the same when both are PeSTO's or both are the same loaded network.
+impl PartialEq for Evaluation {
+    fn eq(&self, other: &Evaluation) -> bool {
+        match (self, other) {
+            (Evaluation::Pesto, Evaluation::Pesto) => true,
+            (Evaluation::Nnue(a), Evaluation::Nnue(b)) => Arc::ptr_eq(a, b),
+            _ => false,
+        }
+    }
+}
+
+impl Eq for Evaluation {}
+
+/// The evaluations by name, as the UCI option `Evaluation` and the `--eval` flags spell them.
+///
+/// ```
+/// use eldest_search::EvaluationKind;
+///
+/// assert_eq!("nnue".parse::<EvaluationKind>(), Ok(EvaluationKind::Nnue));
+/// assert_eq!(EvaluationKind::Pesto.name(), "pesto");
+/// assert!("psqt".parse::<EvaluationKind>().unwrap_err().to_string().contains("nnue or pesto"));
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum EvaluationKind {
+    /// The evaluation network.
+    Nnue,
+    /// PeSTO's piece-square tables.
+    #[default]
+    Pesto,
+}
+
+impl EvaluationKind {
+    /// Every kind, in the order the UCI option lists them.
+    pub const ALL: [EvaluationKind; 2] = [EvaluationKind::Nnue, EvaluationKind::Pesto];
+    /// Their names, in the same order.
+    pub const NAMES: [&'static str; 2] = ["nnue", "pesto"];
+
+    /// The name.
+    pub const fn name(self) -> &'static str {
+        match self {
+            EvaluationKind::Nnue => Self::NAMES[0],
+            EvaluationKind::Pesto => Self::NAMES[1],
+        }
+    }
+}
+
+impl fmt::Display for EvaluationKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A name that is neither `nnue` nor `pesto`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ParseEvaluationError(String);
+
+impl fmt::Display for ParseEvaluationError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "unknown evaluation '{}': expected nnue or pesto", self.0)
+    }
+}
+
+impl std::error::Error for ParseEvaluationError {}
+
+impl std::str::FromStr for EvaluationKind {
+    type Err = ParseEvaluationError;
+
+    fn from_str(text: &str) -> Result<EvaluationKind, ParseEvaluationError> {
+        EvaluationKind::ALL
+            .into_iter()
+            .find(|kind| kind.name().eq_ignore_ascii_case(text))
+            .ok_or_else(|| ParseEvaluationError(text.to_string()))
+    }
+}
+
+impl Default for Evaluation {
+    /// PeSTO's tables, until a network has beaten them in games (docs/nnue.md).
+    fn default() -> Evaluation {
+        Evaluation::Pesto
+    }
+}
+
+impl Evaluation {
+    /// The network built into the binary.
+    pub fn network() -> Evaluation {
+        Evaluation::Nnue(Network::embedded())
+    }
+
+    /// The evaluation of `kind`, with `network` when it is the network.
+    ///
+    /// ```
+    /// use eldest_search::{Evaluation, EvaluationKind};
+    /// use eldest_search::nnue::Network;
+    ///
+    /// assert_eq!(Evaluation::of(EvaluationKind::Pesto, Network::embedded()), Evaluation::Pesto);
+    /// ```
+    pub fn of(kind: EvaluationKind, network: Arc<Network>) -> Evaluation {
+        match kind {
+            EvaluationKind::Pesto => Evaluation::Pesto,
+            EvaluationKind::Nnue => Evaluation::Nnue(network),
+        }
+    }
+
+    /// Whether this is a network (whose accumulators the search must keep up to date).
+    #[inline]
+    pub fn is_nnue(&self) -> bool {
+        matches!(self, Evaluation::Nnue(_))
+    }
+
+    /// Evaluates `position` from scratch, in centipawns from the side to move.
+    pub fn evaluate(&self, position: &Position) -> i32 {
+        match self {
+            Evaluation::Pesto => evaluate(position),
+            Evaluation::Nnue(network) => network.evaluate(position),
+        }
+    }
+}
+
+/// The evaluation chosen on a command line: `--eval nnue|pesto` and `--eval-file PATH` (which means the network
+/// of that file), for `eldest bench`, `eldest datagen` and `cargo xtask bench`.
+///
+/// ```
+/// use clap::Parser;
+/// use eldest_search::{EvalArgs, Evaluation};
+///
+/// #[derive(Parser)]
+/// struct Cli {
+///     #[command(flatten)]
+///     eval: EvalArgs,
+/// }
+///
+/// let nnue = Cli::try_parse_from(["bench", "--eval", "nnue"]).unwrap().eval;
+/// assert!(nnue.evaluation().unwrap().is_nnue());
+/// assert_eq!(nnue.to_flags(), ["--eval", "nnue"]);
+/// assert_eq!(Cli::try_parse_from(["bench"]).unwrap().eval.evaluation(), Ok(Evaluation::Pesto));
+/// let missing = Cli::try_parse_from(["bench", "--eval-file", "missing.nnue"]).unwrap().eval;
+/// assert!(missing.evaluation().unwrap_err().contains("missing.nnue"));
+/// assert!(Cli::try_parse_from(["bench", "--eval", "pesto", "--eval-file", "a.nnue"]).is_err());
+/// ```
+#[cfg(feature = "cli")]
+#[derive(clap::Args, Debug, Clone, Default, PartialEq, Eq)]
+pub struct EvalArgs {
+    /// Static evaluation: nnue (the embedded network) or pesto (PeSTO's tables, the engine's default).
+    #[arg(long = "eval", value_name = "nnue|pesto")]
+    pub kind: Option<EvaluationKind>,
+    /// Evaluate with the network of this net file (`cargo xtask train` writes them) instead of the embedded one.
+    #[arg(long = "eval-file", value_name = "NET", conflicts_with = "kind")]
+    pub file: Option<std::path::PathBuf>,
+}
+
+#[cfg(feature = "cli")]
+impl EvalArgs {
+    /// The evaluation these flags ask for.
+    ///
+    /// # Errors
+    /// A message naming the net file and what is wrong with it.
+    pub fn evaluation(&self) -> Result<Evaluation, String> {
+        match (&self.file, self.kind) {
+            (Some(path), _) => Network::from_file(path)
+                .map(|network| Evaluation::Nnue(Arc::new(network)))
+                .map_err(|error| format!("--eval-file {}: {error}", path.display())),
+            (None, Some(EvaluationKind::Nnue)) => Ok(Evaluation::network()),
+            (None, Some(EvaluationKind::Pesto) | None) => Ok(Evaluation::Pesto),
+        }
+    }
+
+    /// The flags again, to pass them on to another command.
+    pub fn to_flags(&self) -> Vec<String> {
+        match (&self.file, self.kind) {
+            (Some(path), _) => vec!["--eval-file".to_string(), path.display().to_string()],
+            (None, Some(kind)) => vec!["--eval".to_string(), kind.name().to_string()],
+            (None, None) => Vec::new(),
+        }
+    }
+}
 
 /// The parts of an evaluation, for the UCI `eval` command and for tests.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

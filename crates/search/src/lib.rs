@@ -23,7 +23,8 @@
 //! assert_eq!(outcome.score, Score::Mate(1));
 //! # Ok::<(), eldest_tt::TableSizeError>(())
 //! ```
-#![forbid(unsafe_code)]
+// `unsafe` is denied everywhere but in `nnue::simd`, the one module that calls AVX2 code after detecting it.
+#![deny(unsafe_code)]
 #![deny(missing_docs)]
 
 pub mod bench;
@@ -32,6 +33,7 @@ mod engine;
 mod eval;
 mod hooks;
 mod limits;
+pub mod nnue;
 mod ordering;
 pub mod parallel;
 mod params;
@@ -43,7 +45,11 @@ mod worker;
 
 pub use correction::CorrectionHistory;
 pub use engine::{Engine, Utilisation, uci_score};
-pub use eval::{EvalTrace, FULL_PHASE, TEMPO, eval_trace, evaluate};
+#[cfg(feature = "cli")]
+pub use eval::EvalArgs;
+pub use eval::{
+    EvalTrace, Evaluation, EvaluationKind, FULL_PHASE, ParseEvaluationError, TEMPO, eval_trace, evaluate,
+};
 pub use hooks::{MoveContext, SearchHooks, Serial};
 pub use limits::{Clock, SearchControl, SearchLimits, SearchOptions};
 pub use ordering::{HISTORY_MAX, History, MovePicker, PickerKind};

@@ -4,9 +4,10 @@
 //! detection. See docs/search.md for why each technique is there.
 
 use crate::correction::CorrectionHistory;
-use crate::eval::evaluate;
+use crate::eval::{Evaluation, evaluate};
 use crate::hooks::{MoveContext, SearchHooks};
 use crate::limits::SearchControl;
+use crate::nnue::AccumulatorStack;
 use crate::ordering::{History, MovePicker, PickerKind, is_losing_noisy};
 use crate::parallel::ybwc::Cutoff;
 use crate::params::{Reductions, SearchParams};
@@ -52,6 +53,8 @@ pub struct SharedSearch<'a> {
     pub skip_completed_iterations: bool,
     /// The search's constants.
     pub params: &'a SearchParams,
+    /// The static evaluation: the network or PeSTO's tables.
+    pub evaluation: &'a Evaluation,
     /// Late-move reductions by depth and move number, made from `params`.
     pub(crate) reductions: &'a Reductions,
 }
@@ -283,6 +286,8 @@ pub struct Worker {
     ancestor_countdown: u32,
     /// Ancestor checks: the ply of the node the search is unwinding to, and the stored score it returns.
     unwind_to: Option<(usize, i32)>,
+    /// The network's accumulators of the current path (unused with PeSTO's tables).
+    pub(crate) accumulators: AccumulatorStack,
 }
 
 /// A node of the current path as the ancestor checks re-probe it: its key, remaining depth and beta, and whether
@@ -365,6 +370,7 @@ impl Worker {
             path: Box::new([PathNode::default(); MAX_PLY + 2]),
             ancestor_countdown: ANCESTOR_CHECK_INTERVAL,
             unwind_to: None,
+            accumulators: AccumulatorStack::new(),
         }
     }
 
@@ -389,6 +395,7 @@ impl Worker {
         self.cutoff = None;
         self.ancestor_countdown = ANCESTOR_CHECK_INTERVAL;
         self.unwind_to = None;
+        self.accumulators.start_at(0);
     }
 
     /// Whether the last search call was cut short by a stop.
@@ -467,6 +474,23 @@ pub(crate) struct SearchContext<'a, 's, H> {
 }
 
 impl<H: SearchHooks> SearchContext<'_, '_, H> {
+    /// The static evaluation of `position`, the node at `ply`.
+    #[inline]
+    fn evaluate(&mut self, position: &Position, ply: usize) -> i32 {
+        match self.shared.evaluation {
+            Evaluation::Pesto => evaluate(position),
+            Evaluation::Nnue(network) => self.worker.accumulators.evaluate(network, position, ply),
+        }
+    }
+
+    /// `child`, the node at `ply`, was made by `mv` from `parent`: the network's accumulators follow.
+    #[inline]
+    fn push_move(&mut self, ply: usize, parent: &Position, mv: Move, child: &Position) {
+        if self.shared.evaluation.is_nnue() {
+            self.worker.accumulators.push_move(ply, parent, mv, child);
+        }
+    }
+
     /// The node search. `PV` marks nodes on the principal variation (open window); elsewhere the window is null.
     pub(crate) fn search<const PV: bool>(
         &mut self,
@@ -497,7 +521,11 @@ impl<H: SearchHooks> SearchContext<'_, '_, H> {
                 return DRAW;
             }
             if ply >= MAX_PLY {
-                return if in_check { DRAW } else { evaluate(position) };
+                return if in_check {
+                    DRAW
+                } else {
+                    self.evaluate(position, ply)
+                };
             }
             // Mate-distance pruning: no line from here can beat a mate already found nearer the root.
             alpha = alpha.max(-MATE + ply as i32);
@@ -545,7 +573,7 @@ impl<H: SearchHooks> SearchContext<'_, '_, H> {
         } else {
             entry
                 .and_then(|e| e.static_eval())
-                .unwrap_or_else(|| evaluate(position))
+                .unwrap_or_else(|| self.evaluate(position, ply))
         };
         let static_eval = if in_check {
             -INFINITY
@@ -577,6 +605,9 @@ impl<H: SearchHooks> SearchContext<'_, '_, H> {
                 let mut child = *position;
                 if child.play_null() {
                     self.worker.repetitions.push_null(child.key());
+                    if self.shared.evaluation.is_nnue() {
+                        self.worker.accumulators.push_null(ply + 1);
+                    }
                     let score =
                         -self.search::<false>(&child, -beta, -beta + 1, depth - 1 - reduction, ply + 1, true);
                     self.worker.repetitions.pop();
@@ -921,6 +952,7 @@ impl<H: SearchHooks> SearchContext<'_, '_, H> {
         }
         self.shared.tt.prefetch(child.key());
         self.worker.repetitions.push(child.key(), child.halfmove_clock());
+        self.push_move(ply + 1, position, mv, &child);
         let new_depth = depth - 1;
         let score = if eldest {
             -self.search::<PV>(&child, -beta, -alpha, new_depth, ply + 1, false)
@@ -1002,7 +1034,11 @@ impl<H: SearchHooks> SearchContext<'_, '_, H> {
         }
         let in_check = position.in_check();
         if ply >= MAX_PLY {
-            return if in_check { DRAW } else { evaluate(position) };
+            return if in_check {
+                DRAW
+            } else {
+                self.evaluate(position, ply)
+            };
         }
 
         let key = position.key();
@@ -1020,7 +1056,7 @@ impl<H: SearchHooks> SearchContext<'_, '_, H> {
         } else {
             entry
                 .and_then(|e| e.static_eval())
-                .unwrap_or_else(|| evaluate(position))
+                .unwrap_or_else(|| self.evaluate(position, ply))
         };
         let static_eval = if in_check {
             -INFINITY
@@ -1050,6 +1086,7 @@ impl<H: SearchHooks> SearchContext<'_, '_, H> {
             let mut child = *position;
             child.play_unchecked(mv);
             self.worker.repetitions.push(child.key(), child.halfmove_clock());
+            self.push_move(ply + 1, position, mv, &child);
             let score = -self.quiescence::<PV>(&child, -beta, -alpha, ply + 1);
             self.worker.repetitions.pop();
             if self.worker.stopped {
@@ -1189,6 +1226,7 @@ mod hook_rules {
             skip_completed_iterations: false,
             params: &SearchParams::DEFAULT,
             reductions: &Reductions::new(&SearchParams::DEFAULT),
+            evaluation: &Evaluation::Pesto,
         };
         let game: GameHistory = [(position.key(), position.halfmove_clock())]
             .into_iter()

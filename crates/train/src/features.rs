@@ -1,35 +1,11 @@
 //! The inputs: 768 per side, and a position reduced to what training needs.
 
-use eldest_board::{Color, PieceKind, Position, Square};
+use eldest_board::{Color, Position};
 
-/// Inputs per side: two colours (the side's own, the other) × six piece kinds × 64 squares.
-pub const INPUTS: usize = 768;
+pub use eldest_search::nnue::{INPUTS, feature_index};
 
 /// The most inputs active at once: one per piece on the board.
 pub const MAX_ACTIVE: usize = 32;
-
-/// The input of a `color` `kind` on `square`, seen from `perspective`: the colour relative to the side and the
-/// square flipped vertically for Black, so that both sides see their own pieces the same way.
-///
-/// ```
-/// use eldest_board::{Color, PieceKind, Square};
-/// use eldest_train::feature_index;
-///
-/// // White's king on e1 seen by White is Black's king on e8 seen by Black.
-/// assert_eq!(
-///     feature_index(Color::White, Color::White, PieceKind::King, Square::E1),
-///     feature_index(Color::Black, Color::Black, PieceKind::King, Square::E8),
-/// );
-/// assert!(feature_index(Color::Black, Color::White, PieceKind::Pawn, Square::A2) >= 384, "the other side's");
-/// ```
-pub fn feature_index(perspective: Color, color: Color, kind: PieceKind, square: Square) -> usize {
-    let relative = usize::from(color != perspective);
-    let square = match perspective {
-        Color::White => square.index(),
-        Color::Black => square.index() ^ 56,
-    };
-    relative * 384 + kind.index() * 64 + square
-}
 
 /// The same piece seen from the other side.
 pub(crate) fn mirror(feature: u16) -> u16 {
@@ -117,7 +93,7 @@ impl Sample {
 
     /// What the model is fitted to: `wdl` × result + (1 − `wdl`) × sigmoid(score / 400).
     pub fn target(&self, wdl: f32) -> f32 {
-        let from_score = 1.0 / (1.0 + (-f32::from(self.score) / crate::SCALE).exp());
+        let from_score = 1.0 / (1.0 + (-f32::from(self.score) / crate::SCALE as f32).exp());
         wdl * self.result + (1.0 - wdl) * from_score
     }
 }

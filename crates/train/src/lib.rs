@@ -30,6 +30,7 @@ mod features;
 mod model;
 mod trainer;
 
+pub use eldest_search::nnue::{NET_MAGIC, SCALE};
 pub use features::{INPUTS, MAX_ACTIVE, Sample, feature_index};
-pub use model::{Model, NET_MAGIC, QA, QB, SCALE};
+pub use model::{Model, QA, QB};
 pub use trainer::{TrainSettings, Trainer, load_samples};

@@ -3,21 +3,13 @@
 
 use crate::features::{INPUTS, Sample};
 use eldest_hashing::SplitMix64;
+use eldest_search::nnue::{KIND_LINEAR, KIND_PERSPECTIVE, NET_MAGIC, NET_VERSION, SCALE};
 use std::io::{self, Write};
-
-/// Centipawns per unit of output: the model's output × 400 is its evaluation, and `sigmoid(output)` its
-/// expected score.
-pub const SCALE: f32 = 400.0;
 
 /// Quantisation of the hidden layer's weights and biases (and of SCReLU's 1.0).
 pub const QA: i32 = 255;
 /// Quantisation of the output weights.
 pub const QB: i32 = 64;
-
-/// The first eight bytes of a net file.
-pub const NET_MAGIC: [u8; 8] = *b"ELDNET\0\0";
-/// The net file layout this crate writes.
-const NET_VERSION: u32 = 1;
 
 /// Weights are kept within ±1.98 so that the quantised net stays inside `i16` (and SCReLU's products in `i32`).
 const WEIGHT_LIMIT: f32 = 1.98;
@@ -125,7 +117,7 @@ impl Model {
 
     /// The model's evaluation of `sample` in centipawns, from the side to move.
     pub fn evaluate(&self, sample: &Sample) -> f32 {
-        self.output(sample) * SCALE
+        self.output(sample) * SCALE as f32
     }
 
     /// The raw output (`sigmoid` of it is the expected score).
@@ -242,8 +234,8 @@ impl Model {
         let mut bytes = Vec::new();
         bytes.extend_from_slice(&NET_MAGIC);
         let kind = match self.kind {
-            Kind::Linear => 0u32,
-            Kind::Perspective { .. } => 1,
+            Kind::Linear => KIND_LINEAR,
+            Kind::Perspective { .. } => KIND_PERSPECTIVE,
         };
         for field in [
             NET_VERSION,
@@ -263,7 +255,7 @@ impl Model {
         match self.kind {
             Kind::Linear => {
                 for &w in &self.params {
-                    bytes.extend_from_slice(&quantise(w, SCALE as i32).to_le_bytes());
+                    bytes.extend_from_slice(&quantise(w, SCALE).to_le_bytes());
                 }
             }
             Kind::Perspective { hidden } => {
@@ -304,6 +296,31 @@ mod tests {
         .iter()
         .map(|&(fen, score, result)| Sample::new(&Position::from_fen(fen).unwrap(), score, result))
         .collect()
+    }
+
+    /// The search's integer network gives what the trainer's floats give, to within the quantisation's error.
+    #[test]
+    fn the_quantised_net_evaluates_as_the_model_in_the_search() {
+        let model = Model::perspective(64, 5);
+        let mut bytes = Vec::new();
+        model.write_quantised(&mut bytes).unwrap();
+        let network = eldest_search::nnue::Network::from_bytes(&bytes).unwrap();
+        let fens = [
+            "r3k2r/pp3ppp/2n5/3qp3/8/2N2N2/PPP2PPP/R2QK2R b KQkq - 0 10",
+            "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1",
+            "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1",
+            "8/8/3k4/8/2Q5/8/5K2/8 w - - 0 1",
+        ];
+        for fen in fens {
+            let position = Position::from_fen(fen).unwrap();
+            let float = model.evaluate(&Sample::new(&position, 0, 0.5));
+            let integer = network.evaluate(&position) as f32;
+            // w2 is kept to 1/64: a few centipawns of rounding over 128 neurons.
+            assert!(
+                (float - integer).abs() <= 12.0 + float.abs() * 0.03,
+                "{fen}: {float} vs {integer}"
+            );
+        }
     }
 
     fn loss(model: &Model, samples: &[Sample], wdl: f32) -> f64 {

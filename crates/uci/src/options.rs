@@ -80,6 +80,10 @@ pub enum Setting {
     DebugLogFile(String),
     /// `ParallelAlgorithm`: which algorithm runs the search threads.
     ParallelAlgorithm(eldest_search::ParallelAlgorithm),
+    /// `Evaluation`: the network or PeSTO's tables.
+    Evaluation(eldest_search::EvaluationKind),
+    /// `EvalFile`: the net file the network is read from (empty or the embedded net's name: the embedded net).
+    EvalFile(String),
     /// A parallel algorithm's research knob (`MinSplitDepth`, `DeferDepth`, …): one row of
     /// [`eldest_search::KNOBS`], from which these options are made.
     Knob {
@@ -213,6 +217,27 @@ pub static OPTIONS: &[UciOption] = &[
         setting: Apply::Fixed(|v| match v {
             OptionValue::Combo(name) => Setting::ParallelAlgorithm(name.parse().unwrap_or_default()),
             _ => Setting::ParallelAlgorithm(eldest_search::ParallelAlgorithm::default()),
+        }),
+    },
+    UciOption {
+        name: "Evaluation",
+        kind: OptionKind::Combo {
+            default: eldest_search::EvaluationKind::Pesto.name(),
+            values: &eldest_search::EvaluationKind::NAMES,
+        },
+        setting: Apply::Fixed(|v| match v {
+            OptionValue::Combo(name) => Setting::Evaluation(name.parse().unwrap_or_default()),
+            _ => Setting::Evaluation(eldest_search::EvaluationKind::default()),
+        }),
+    },
+    UciOption {
+        name: "EvalFile",
+        kind: OptionKind::String {
+            default: eldest_search::nnue::EMBEDDED_NAME,
+        },
+        setting: Apply::Fixed(|v| match v {
+            OptionValue::String(path) => Setting::EvalFile(path),
+            _ => Setting::EvalFile(String::new()),
         }),
     },
 ];
@@ -471,6 +496,8 @@ mod tests {
                 "option name Move Overhead type spin default 30 min 0 max 5000",
                 "option name Debug Log File type string default <empty>",
                 "option name ParallelAlgorithm type combo default lazy var lazy var ybwc var abdada var simplified-abdada",
+                "option name Evaluation type combo default pesto var nnue var pesto",
+                "option name EvalFile type string default eldest-1.nnue",
                 "option name MinSplitDepth type spin default 4 min 1 max 64",
                 "option name SplitOnlyWhenIdle type check default true",
                 "option name HelperHistory type combo default own var copy var own",

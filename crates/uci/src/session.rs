@@ -19,7 +19,10 @@ use crate::output::Output;
 use crate::search_thread::{RunningSearch, SearchJob};
 use eldest_board::{Color, Move, Position, UciMoveError};
 use eldest_repetition::GameHistory;
-use eldest_search::{Clock, Engine, SearchLimits, SearchOptions, bench, eval_trace};
+use eldest_search::nnue::{self, Network};
+use eldest_search::{
+    Clock, Engine, Evaluation, EvaluationKind, SearchLimits, SearchOptions, bench, eval_trace,
+};
 use std::fmt;
 use std::io;
 use std::sync::{Arc, Mutex, PoisonError};
@@ -91,6 +94,12 @@ struct Settings {
     chess960: bool,
     debug_log_file: String,
     debug: bool,
+    /// `Evaluation`.
+    evaluation: EvaluationKind,
+    /// The network `Evaluation nnue` uses: the embedded one or that of `EvalFile`.
+    network: Arc<Network>,
+    /// `EvalFile` as last accepted.
+    eval_file: String,
 }
 
 /// One UCI conversation.
@@ -124,6 +133,9 @@ impl Session {
                 chess960: false,
                 debug_log_file: String::new(),
                 debug: false,
+                evaluation: EvaluationKind::default(),
+                network: Network::embedded(),
+                eval_file: nnue::EMBEDDED_NAME.to_string(),
             },
             engine: Arc::new(Mutex::new(engine)),
             search: None,
@@ -196,7 +208,7 @@ impl Session {
                 return Flow::Quit;
             }
             Command::Display => self.out.send(&board_diagram(&self.position)),
-            Command::Eval => self.out.send(&eval_trace(&self.position).to_string()),
+            Command::Eval => self.eval(),
             Command::Bench { depth } => self.bench(depth),
         }
         Flow::Continue
@@ -268,6 +280,11 @@ impl Session {
             }
             Setting::MoveOverhead(overhead) => self.settings.search.move_overhead = overhead,
             Setting::ParallelAlgorithm(algorithm) => self.settings.search.parallel.algorithm = algorithm,
+            Setting::Evaluation(kind) => {
+                self.settings.evaluation = kind;
+                self.apply_evaluation();
+            }
+            Setting::EvalFile(file) => self.set_eval_file(file),
             Setting::Knob { knob, value } => knob.apply(&mut self.settings.search.parallel, value),
             Setting::Tunable { tunable, value } => tunable.apply(&mut self.settings.search.params, value),
             Setting::DebugLogFile(path) => match (self.hooks.debug_log_file)(&path) {
@@ -278,6 +295,67 @@ impl Session {
                 )),
             },
         }
+    }
+
+    /// `EvalFile`: the embedded net for an empty value or its own name, else the file's net; a file that cannot
+    /// be read or is no valid net is refused and the network in use stays.
+    fn set_eval_file(&mut self, file: String) {
+        let network = if file.is_empty() || file == nnue::EMBEDDED_NAME {
+            Network::embedded()
+        } else {
+            match Network::from_file(file.as_ref()) {
+                Ok(network) => {
+                    self.out.info_string(&format!(
+                        "EvalFile: network of {} loaded (768x2 -> {}){}",
+                        crate::error::echo(&file),
+                        network.hidden(),
+                        if self.settings.evaluation == EvaluationKind::Nnue {
+                            ""
+                        } else {
+                            "; set Evaluation to nnue to use it"
+                        }
+                    ));
+                    Arc::new(network)
+                }
+                Err(error) => {
+                    return self.out.info_string(&format!(
+                        "setoption EvalFile: {error}; keeping {}",
+                        crate::error::echo(&self.settings.eval_file)
+                    ));
+                }
+            }
+        };
+        self.settings.network = network;
+        self.settings.eval_file = file;
+        self.apply_evaluation();
+    }
+
+    /// Hands the engine the evaluation the options ask for (the table is emptied when it changes).
+    fn apply_evaluation(&mut self) {
+        let wanted = Evaluation::of(self.settings.evaluation, Arc::clone(&self.settings.network));
+        let mut engine = self.engine();
+        if *engine.evaluation() != wanted {
+            engine.set_evaluation(wanted);
+        }
+    }
+
+    /// `eval`: the network's score when the network is in use, then PeSTO's terms.
+    fn eval(&self) {
+        let mut text = String::new();
+        if let Evaluation::Nnue(network) = self.engine().evaluation() {
+            let score = network.evaluate(&self.position);
+            let white_view = match self.position.side_to_move() {
+                Color::White => score,
+                Color::Black => -score,
+            };
+            text.push_str(&format!(
+                "Network evaluation {:+.2} (white side; {}, the evaluation in use)\nPeSTO's tables, for comparison:\n",
+                f64::from(white_view) / 100.0,
+                crate::error::echo(&self.settings.eval_file)
+            ));
+        }
+        text.push_str(&eval_trace(&self.position).to_string());
+        self.out.send(&text);
     }
 
     /// `position`: all or nothing. A bad FEN or a bad move leaves the previous position in place.

@@ -87,8 +87,11 @@ pub struct Args {
     /// The parallel algorithms' research knobs (engine defaults if absent), passed on to `eldest bench`.
     #[command(flatten)]
     knobs: eldest_search::parallel::cli::KnobArgs,
+    /// The static evaluation (PeSTO's tables if absent, the engine's default), passed on to `eldest bench`.
+    #[command(flatten)]
+    eval: eldest_search::EvalArgs,
     /// Only run `eldest bench` and check its node count against the newest `Bench:` line of git log.
-    #[arg(long, conflicts_with_all = ["compare", "depth", "movetime", "positions", "set", "threads"])]
+    #[arg(long, conflicts_with_all = ["compare", "depth", "movetime", "positions", "set", "threads", "kind", "file"])]
     signature: bool,
     /// Compare two bench.json files instead of measuring.
     #[arg(long, num_args = 2, value_names = ["OLD", "NEW"])]
@@ -161,7 +164,14 @@ fn settings(args: &Args, engine: &Path) -> Result<Settings, String> {
             algorithms.push(name);
         }
     }
-    let knobs = args.knobs.to_flags();
+    let mut knobs = args.knobs.to_flags();
+    let mut eval = args.eval.clone();
+    if let Some(file) = &eval.file {
+        // The engine may run elsewhere than here; bench.json names the net file wholly.
+        eval.file =
+            Some(std::fs::canonicalize(file).map_err(|e| format!("--eval-file {}: {e}", file.display()))?);
+    }
+    knobs.extend(eval.to_flags());
     let positions = match &args.positions {
         Some(path) => std::fs::canonicalize(path)
             .map_err(|e| format!("cannot open {}: {e}", path.display()))?

@@ -101,7 +101,7 @@ pub struct Settings {
     pub repeat: usize,
     /// Transposition-table MiB.
     pub hash_mib: u64,
-    /// Extra engine flags (the research knobs), as passed to `eldest bench`.
+    /// Extra engine flags (the research knobs and the evaluation), as passed to `eldest bench`.
     pub knobs: Vec<String>,
     /// The engine binary.
     pub engine: String,

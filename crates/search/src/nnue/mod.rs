@@ -1,0 +1,402 @@
+//! The evaluation network (NNUE): a perspective network of 768 inputs a side, one hidden layer with SCReLU and
+//! one output, read from the integer net file `cargo xtask train` writes, and evaluated with accumulators that
+//! every move updates instead of recomputing.
+//!
+//! The file (version 1, all little-endian): the magic `ELDNET\0\0`; `u32` version, kind (1: perspective
+//! network; 0, a linear model, is a tuning aid and is refused), inputs (768), hidden (1–1024), QA, QB; then
+//! `i16` w1 (input-major, 768 × hidden) and b1 (hidden) scaled by QA, `i16` w2 (2 × hidden, the side to move's
+//! half first) scaled by QB, and `i32` b2 scaled by QA × QB. The output × [`SCALE`] / (QA × QB) is the
+//! evaluation in centipawns from the side to move.
+//!
+//! ```
+//! use eldest_board::Position;
+//! use eldest_search::nnue::Network;
+//!
+//! let network = Network::embedded();
+//! let score = network.evaluate(&Position::startpos());
+//! assert!(score.abs() < 100, "the start position is about level: {score}");
+//! ```
+
+mod accumulator;
+mod simd;
+
+pub(crate) use accumulator::AccumulatorStack;
+
+use eldest_board::{Color, PieceKind, Position, Square};
+use std::fmt;
+use std::path::Path;
+use std::sync::{Arc, OnceLock};
+
+/// Inputs a side: two colours (the side's own, the other) × six piece kinds × 64 squares.
+pub const INPUTS: usize = 768;
+/// Centipawns per unit of the network's output (`sigmoid(output)` is the expected score of the side to move).
+pub const SCALE: i32 = 400;
+/// The first eight bytes of a net file.
+pub const NET_MAGIC: [u8; 8] = *b"ELDNET\0\0";
+/// The net file layout this build reads and the trainer writes.
+pub const NET_VERSION: u32 = 1;
+/// The kind field of a perspective network.
+pub const KIND_PERSPECTIVE: u32 = 1;
+/// The kind field of a linear model.
+pub const KIND_LINEAR: u32 = 0;
+/// The largest hidden layer a net file may have: it keeps every sum of the output layer inside `i32`.
+pub const MAX_HIDDEN: usize = 1024;
+/// The most inputs a position activates: one per piece.
+const MAX_PIECES: usize = 32;
+/// Bytes before the weights: magic and six `u32` fields.
+const HEADER_BYTES: usize = 8 + 6 * 4;
+/// The size of a net file with the largest hidden layer.
+const MAX_FILE_BYTES: usize = HEADER_BYTES + 2 * (INPUTS * MAX_HIDDEN + 3 * MAX_HIDDEN) + 4;
+
+/// The net built into the binary (its name says its generation; docs/nnue.md says how it was made).
+const EMBEDDED_NET: &[u8] = include_bytes!("../../../../nets/eldest-1.nnue");
+/// The embedded net's name, as `EvalFile` shows it.
+pub const EMBEDDED_NAME: &str = "eldest-1.nnue";
+
+/// The input of a `color` `kind` on `square` seen from `perspective`: the colour relative to the side and the
+/// square flipped vertically for Black, so that both sides see their own pieces the same way.
+///
+/// ```
+/// use eldest_board::{Color, PieceKind, Square};
+/// use eldest_search::nnue::feature_index;
+///
+/// // White's king on e1 seen by White is Black's king on e8 seen by Black.
+/// assert_eq!(
+///     feature_index(Color::White, Color::White, PieceKind::King, Square::E1),
+///     feature_index(Color::Black, Color::Black, PieceKind::King, Square::E8),
+/// );
+/// assert!(feature_index(Color::Black, Color::White, PieceKind::Pawn, Square::A2) >= 384, "the other side's");
+/// ```
+#[inline]
+pub fn feature_index(perspective: Color, color: Color, kind: PieceKind, square: Square) -> usize {
+    let relative = usize::from(color != perspective);
+    let square = match perspective {
+        Color::White => square.index(),
+        Color::Black => square.index() ^ 56,
+    };
+    relative * 384 + kind.index() * 64 + square
+}
+
+/// Why a net file was refused.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum NetworkError {
+    /// The file could not be read.
+    Io(String),
+    /// The file does not start with `ELDNET`.
+    NotANet,
+    /// A layout version this build does not read.
+    Version(u32),
+    /// A linear model: a tuning aid of the trainer, not an evaluation network.
+    Linear,
+    /// A kind field that names no model.
+    Kind(u32),
+    /// Another input count than 768.
+    Inputs(u32),
+    /// A hidden layer of 0 or more than [`MAX_HIDDEN`] neurons.
+    Hidden(u32),
+    /// A quantisation factor outside 1–255 (QA) or 1–32767 (QB).
+    Quantisation {
+        /// QA.
+        qa: u32,
+        /// QB.
+        qb: u32,
+    },
+    /// The file is not as long as its header says.
+    Length {
+        /// Bytes the header implies.
+        expected: usize,
+        /// Bytes found.
+        found: usize,
+    },
+    /// Weights so large that the accumulators or the output layer could overflow.
+    Range(&'static str),
+}
+
+impl fmt::Display for NetworkError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            NetworkError::Io(message) => write!(f, "cannot read the net file: {message}"),
+            NetworkError::NotANet => write!(f, "not an Eldest net file (no ELDNET magic)"),
+            NetworkError::Version(version) => {
+                write!(
+                    f,
+                    "net file version {version}; this build reads version {NET_VERSION}"
+                )
+            }
+            NetworkError::Linear => write!(
+                f,
+                "a linear model is a tuning aid, not an evaluation network (train it with --hidden N)"
+            ),
+            NetworkError::Kind(kind) => write!(f, "unknown model kind {kind}"),
+            NetworkError::Inputs(inputs) => write!(f, "{inputs} inputs; this build reads {INPUTS}"),
+            NetworkError::Hidden(hidden) => {
+                write!(f, "hidden layer of {hidden} neurons; 1 to {MAX_HIDDEN} are read")
+            }
+            NetworkError::Quantisation { qa, qb } => {
+                write!(
+                    f,
+                    "quantisation QA {qa}, QB {qb}; QA must be 1-255 and QB 1-32767"
+                )
+            }
+            NetworkError::Length { expected, found } => {
+                write!(
+                    f,
+                    "truncated or padded: {found} bytes where the header implies {expected}"
+                )
+            }
+            NetworkError::Range(what) => {
+                write!(f, "{what} out of range: the integer evaluation could overflow")
+            }
+        }
+    }
+}
+
+impl std::error::Error for NetworkError {}
+
+/// A quantised perspective network, ready to evaluate.
+///
+/// ```
+/// use eldest_search::nnue::Network;
+///
+/// let bytes = Network::embedded_bytes();
+/// let network = Network::from_bytes(bytes).unwrap();
+/// assert_eq!(network.hidden(), Network::embedded().hidden());
+/// assert!(Network::from_bytes(&bytes[..bytes.len() - 1]).is_err(), "a truncated file is refused");
+/// ```
+pub struct Network {
+    hidden: usize,
+    qa: i16,
+    qb: i32,
+    /// Input-major: the row of input `i` is `w1[i * hidden..(i + 1) * hidden]`.
+    w1: Box<[i16]>,
+    b1: Box<[i16]>,
+    /// The side to move's half, then the other side's.
+    w2: Box<[i16]>,
+    b2: i32,
+    kernels: simd::Kernels,
+}
+
+impl fmt::Debug for Network {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Network")
+            .field("hidden", &self.hidden)
+            .field("qa", &self.qa)
+            .field("qb", &self.qb)
+            .field("kernels", &self.kernels)
+            .finish_non_exhaustive()
+    }
+}
+
+/// Reads little-endian fields off the front of a byte slice.
+struct Reader<'b> {
+    bytes: &'b [u8],
+}
+
+impl Reader<'_> {
+    fn u32(&mut self) -> u32 {
+        let (field, rest) = self.bytes.split_at(4);
+        self.bytes = rest;
+        u32::from_le_bytes([field[0], field[1], field[2], field[3]])
+    }
+
+    fn i16s(&mut self, count: usize) -> Box<[i16]> {
+        let (field, rest) = self.bytes.split_at(2 * count);
+        self.bytes = rest;
+        field
+            .chunks_exact(2)
+            .map(|pair| i16::from_le_bytes([pair[0], pair[1]]))
+            .collect()
+    }
+}
+
+fn largest_magnitude(values: &[i16]) -> i32 {
+    values.iter().map(|&v| i32::from(v).abs()).max().unwrap_or(0)
+}
+
+impl Network {
+    /// Reads a net file's bytes, checking everything the evaluation relies on.
+    ///
+    /// # Errors
+    /// A [`NetworkError`] saying what is wrong; nothing is half-loaded.
+    pub fn from_bytes(bytes: &[u8]) -> Result<Network, NetworkError> {
+        if bytes.len() < 8 || bytes[..8] != NET_MAGIC {
+            return Err(NetworkError::NotANet);
+        }
+        if bytes.len() < HEADER_BYTES {
+            return Err(NetworkError::Length {
+                expected: HEADER_BYTES,
+                found: bytes.len(),
+            });
+        }
+        let mut reader = Reader { bytes: &bytes[8..] };
+        let version = reader.u32();
+        if version != NET_VERSION {
+            return Err(NetworkError::Version(version));
+        }
+        match reader.u32() {
+            KIND_PERSPECTIVE => {}
+            KIND_LINEAR => return Err(NetworkError::Linear),
+            kind => return Err(NetworkError::Kind(kind)),
+        }
+        let inputs = reader.u32();
+        if inputs as usize != INPUTS {
+            return Err(NetworkError::Inputs(inputs));
+        }
+        let hidden_field = reader.u32();
+        let hidden = hidden_field as usize;
+        if hidden == 0 || hidden > MAX_HIDDEN {
+            return Err(NetworkError::Hidden(hidden_field));
+        }
+        let (qa, qb) = (reader.u32(), reader.u32());
+        if !(1..=255).contains(&qa) || !(1..=32767).contains(&qb) {
+            return Err(NetworkError::Quantisation { qa, qb });
+        }
+        let expected = HEADER_BYTES + 2 * (INPUTS * hidden + 3 * hidden) + 4;
+        if bytes.len() != expected {
+            return Err(NetworkError::Length {
+                expected,
+                found: bytes.len(),
+            });
+        }
+        let w1 = reader.i16s(INPUTS * hidden);
+        let b1 = reader.i16s(hidden);
+        let w2 = reader.i16s(2 * hidden);
+        let b2 = reader.u32() as i32;
+        // An accumulator is b1 plus at most 32 rows: it must stay inside i16 whatever the position.
+        if largest_magnitude(&b1) + MAX_PIECES as i32 * largest_magnitude(&w1) > i32::from(i16::MAX) {
+            return Err(NetworkError::Range("the hidden layer's weights"));
+        }
+        // SCReLU's clamped input (≤ QA) times an output weight is formed in i16.
+        if qa as i32 * largest_magnitude(&w2) > i32::from(i16::MAX) {
+            return Err(NetworkError::Range("the output weights"));
+        }
+        Ok(Network {
+            hidden,
+            qa: qa as i16,
+            qb: qb as i32,
+            w1,
+            b1,
+            w2,
+            b2,
+            kernels: simd::Kernels::detect(),
+        })
+    }
+
+    /// Reads a net file.
+    ///
+    /// # Errors
+    /// [`NetworkError::Io`] when it cannot be read, else as [`Network::from_bytes`].
+    ///
+    /// ```
+    /// use eldest_search::nnue::Network;
+    ///
+    /// assert!(Network::from_file("no/such/file.nnue".as_ref()).unwrap_err().to_string().contains("cannot read"));
+    /// assert!(Network::from_file(std::env::temp_dir().as_ref()).is_err(), "a directory");
+    /// ```
+    pub fn from_file(path: &Path) -> Result<Network, NetworkError> {
+        use std::io::Read;
+        let io_error = |e: std::io::Error| NetworkError::Io(format!("{}: {e}", path.display()));
+        let file = std::fs::File::open(path).map_err(io_error)?;
+        // Only a plain file: a device or a pipe (`/dev/zero`, `/dev/stdin`) could be endless or block forever.
+        if !file.metadata().map_err(io_error)?.is_file() {
+            return Err(NetworkError::Io(format!(
+                "{}: not a regular file",
+                path.display()
+            )));
+        }
+        let mut bytes = Vec::new();
+        file.take(MAX_FILE_BYTES as u64 + 1)
+            .read_to_end(&mut bytes)
+            .map_err(io_error)?;
+        if bytes.len() > MAX_FILE_BYTES {
+            return Err(NetworkError::Io(format!(
+                "{}: larger than any net file ({MAX_FILE_BYTES} bytes at most)",
+                path.display()
+            )));
+        }
+        Network::from_bytes(&bytes)
+    }
+
+    /// The net built into the binary, read once and shared.
+    ///
+    /// # Panics
+    /// Never in a released build: the embedded file is checked by this crate's tests.
+    pub fn embedded() -> Arc<Network> {
+        static EMBEDDED: OnceLock<Arc<Network>> = OnceLock::new();
+        Arc::clone(EMBEDDED.get_or_init(|| {
+            Arc::new(Network::from_bytes(EMBEDDED_NET).expect("the embedded net is a valid net file"))
+        }))
+    }
+
+    /// The embedded net file's bytes.
+    ///
+    /// ```
+    /// assert_eq!(&eldest_search::nnue::Network::embedded_bytes()[..6], b"ELDNET");
+    /// ```
+    pub fn embedded_bytes() -> &'static [u8] {
+        EMBEDDED_NET
+    }
+
+    /// Neurons of the hidden layer.
+    ///
+    /// ```
+    /// assert!(eldest_search::nnue::Network::embedded().hidden() > 0);
+    /// ```
+    pub fn hidden(&self) -> usize {
+        self.hidden
+    }
+
+    /// Evaluates `position` from scratch, in centipawns from the side to move (the search updates its
+    /// accumulators move by move instead).
+    ///
+    /// ```
+    /// use eldest_board::Position;
+    /// let network = eldest_search::nnue::Network::embedded();
+    /// let queen_up = Position::from_fen("3qk3/8/8/8/8/8/8/3QKQ2 w - - 0 1").unwrap();
+    /// assert!(network.evaluate(&queen_up) > 300);
+    /// ```
+    pub fn evaluate(&self, position: &Position) -> i32 {
+        let mut accumulators = vec![0i16; 2 * self.hidden];
+        let (white, black) = accumulators.split_at_mut(self.hidden);
+        self.refresh(position, Color::White, white);
+        self.refresh(position, Color::Black, black);
+        match position.side_to_move() {
+            Color::White => self.output(white, black),
+            Color::Black => self.output(black, white),
+        }
+    }
+
+    /// The accumulator of `perspective` computed from the pieces of `position`.
+    pub(crate) fn refresh(&self, position: &Position, perspective: Color, accumulator: &mut [i16]) {
+        accumulator.copy_from_slice(&self.b1);
+        for square in position.occupied() {
+            if let Some(piece) = position.piece_on(square) {
+                let row = self.row(feature_index(perspective, piece.color, piece.kind, square));
+                self.kernels.add_assign(accumulator, row);
+            }
+        }
+    }
+
+    /// The weights of one input.
+    #[inline]
+    pub(crate) fn row(&self, feature: usize) -> &[i16] {
+        &self.w1[feature * self.hidden..(feature + 1) * self.hidden]
+    }
+
+    /// The kernels chosen for this CPU.
+    pub(crate) fn kernels(&self) -> simd::Kernels {
+        self.kernels
+    }
+
+    /// The evaluation from the side to move's accumulator and the other side's.
+    #[inline]
+    pub(crate) fn output(&self, us: &[i16], them: &[i16]) -> i32 {
+        let (ours, theirs) = self.w2.split_at(self.hidden);
+        let sum = self.kernels.screlu_dot(us, ours, self.qa) + self.kernels.screlu_dot(them, theirs, self.qa);
+        let qa = i64::from(self.qa);
+        let output = sum / qa + i64::from(self.b2);
+        let centipawns = output * i64::from(SCALE) / (qa * i64::from(self.qb));
+        // Far from the mate scores whatever the net says.
+        centipawns.clamp(-20_000, 20_000) as i32
+    }
+}
