@@ -29,6 +29,13 @@ fuzz_target!(|data: &[u8]| {
         nodes: Some(300),
         ..SearchLimits::default()
     };
-    let outcome = engine.search(&root, game, &limits, &SearchOptions::default(), &SearchControl::new(), &mut |_| {});
+    let outcome = engine.search(
+        &root,
+        game,
+        &limits,
+        &SearchOptions::default(),
+        &SearchControl::new(),
+        &mut |_| {},
+    );
     assert!(outcome.best_move.is_some());
 });

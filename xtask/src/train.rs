@@ -47,6 +47,10 @@ pub struct Args {
     /// Games whose number is a multiple of this form the validation set (0: no validation set).
     #[arg(long, default_value_t = 20)]
     validation_every: u32,
+    /// Also train on every position without castling rights mirrored left to right (about 1.8 times the
+    /// positions; the validation set stays as played).
+    #[arg(long)]
+    mirror: bool,
     /// CSV file of the losses per epoch (default: the net file with `.csv` appended).
     #[arg(long)]
     log: Option<PathBuf>,
@@ -78,7 +82,7 @@ pub fn run(args: &Args) -> Result<(), String> {
             .map_err(|error| format!("cannot start {threads} threads: {error}"))?;
     }
     let start = Instant::now();
-    let (training, validation) = load_samples(&args.data, args.validation_every)?;
+    let (training, validation) = load_samples(&args.data, args.validation_every, args.mirror)?;
     if training.is_empty() {
         return Err("the data files hold no training positions".into());
     }

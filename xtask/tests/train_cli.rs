@@ -87,6 +87,29 @@ fn a_net_and_its_loss_log_are_written_and_bad_input_is_refused() {
         "the loss curve"
     );
 
+    // --mirror: every training position here is without castling rights, so each is there twice; the
+    // validation set stays as played.
+    let mirrored = Command::new(env!("CARGO_BIN_EXE_xtask"))
+        .args(["train", "--data", data.to_str().unwrap(), "--out"])
+        .arg(dir.join("mirrored.bin"))
+        .args([
+            "--hidden",
+            "8",
+            "--epochs",
+            "1",
+            "--validation-every",
+            "10",
+            "--mirror",
+        ])
+        .output()
+        .unwrap();
+    assert!(mirrored.status.success(), "{mirrored:?}");
+    let stderr = String::from_utf8_lossy(&mirrored.stderr);
+    assert!(
+        stderr.contains("72 training and 4 validation positions"),
+        "{stderr}"
+    );
+
     let missing = Command::new(env!("CARGO_BIN_EXE_xtask"))
         .args([
             "train",

@@ -81,6 +81,30 @@ impl Sample {
         Sample::new(&position.position, score, result)
     }
 
+    /// The same position with the board mirrored left to right (a file to h file): as good a training example
+    /// when neither side may castle, since nothing else in chess tells the wings apart.
+    ///
+    /// ```
+    /// use eldest_board::Position;
+    /// use eldest_train::Sample;
+    ///
+    /// let a = Position::from_fen("4k3/8/8/8/8/8/1P6/4K3 w - - 0 1").unwrap();
+    /// let h = Position::from_fen("3k4/8/8/8/8/8/6P1/3K4 w - - 0 1").unwrap();
+    /// let mut mirrored: Vec<u16> = Sample::new(&a, 30, 0.5).mirrored_files().active().to_vec();
+    /// let mut direct: Vec<u16> = Sample::new(&h, 30, 0.5).active().to_vec();
+    /// mirrored.sort();
+    /// direct.sort();
+    /// assert_eq!(mirrored, direct);
+    /// ```
+    pub fn mirrored_files(&self) -> Sample {
+        let mut mirrored = *self;
+        // The file is the input's lowest three bits (square = 8 × rank + file, whatever the side and kind).
+        mirrored.features[..usize::from(self.count)]
+            .iter_mut()
+            .for_each(|feature| *feature ^= 7);
+        mirrored
+    }
+
     /// The active inputs of the side to move.
     pub fn active(&self) -> &[u16] {
         &self.features[..usize::from(self.count)]

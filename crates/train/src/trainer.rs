@@ -194,13 +194,16 @@ impl Trainer {
 }
 
 /// The samples of the data files at `paths`, split by game: games whose number is a multiple of
-/// `validation_every` (0: none) go to the second vector, the validation set.
+/// `validation_every` (0: none) go to the second vector, the validation set. With `mirror`, every training
+/// position in which neither side may castle is added a second time with the board mirrored left to right
+/// ([`Sample::mirrored_files`]); the validation set stays as played.
 ///
 /// # Errors
 /// A message naming the file for a file that cannot be read or is not valid data.
 pub fn load_samples(
     paths: &[impl AsRef<Path>],
     validation_every: u32,
+    mirror: bool,
 ) -> Result<(Vec<Sample>, Vec<Sample>), String> {
     let mut training = Vec::new();
     let mut validation = Vec::new();
@@ -212,15 +215,20 @@ pub fn load_samples(
             .map_err(|error| format!("{}: {error}", path.display()))?;
         for game in reader {
             let game = game.map_err(|error| format!("{}: {error}", path.display()))?;
-            let into = if validation_every > 0 && game.index % validation_every == 0 {
-                &mut validation
-            } else {
-                &mut training
-            };
-            into.extend(
-                game.training_positions()
-                    .map(|position| Sample::from_training(&position)),
-            );
+            if validation_every > 0 && game.index % validation_every == 0 {
+                validation.extend(
+                    game.training_positions()
+                        .map(|position| Sample::from_training(&position)),
+                );
+                continue;
+            }
+            for position in game.training_positions() {
+                let sample = Sample::from_training(&position);
+                training.push(sample);
+                if mirror && position.position.castling_rights().is_empty() {
+                    training.push(sample.mirrored_files());
+                }
+            }
         }
     }
     Ok((training, validation))
