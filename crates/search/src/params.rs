@@ -32,6 +32,14 @@ pub struct SearchParams {
     pub nmp_eval_divisor: i32,
     /// … of which at most this many plies.
     pub nmp_max_eval_reduction: i32,
+    /// Singular extensions: a node of at least this depth tests whether its table move is singular …
+    pub singular_min_depth: i32,
+    /// … against the table score minus this many centipawns per ply of depth; …
+    pub singular_margin: i32,
+    /// … a move singular by this many more centipawns is extended twice (outside PV nodes) …
+    pub singular_double_margin: i32,
+    /// … at most this many times on one path.
+    pub singular_max_doubles: i32,
     /// Late-move pruning applies at this remaining depth and below.
     pub lmp_max_depth: i32,
     /// Late-move pruning keeps `(lmp_base + depth²) / 2` quiet moves (twice as many when improving).
@@ -71,6 +79,10 @@ impl SearchParams {
         nmp_depth_divisor: 4,
         nmp_eval_divisor: 200,
         nmp_max_eval_reduction: 3,
+        singular_min_depth: 8,
+        singular_margin: 2,
+        singular_double_margin: 20,
+        singular_max_doubles: 6,
         lmp_max_depth: 4,
         lmp_base: 3,
         see_noisy_max_depth: 3,
@@ -228,6 +240,10 @@ pub static TUNABLES: &[Tunable] = &[
     tunable!("NmpDepthDivisor", nmp_depth_divisor, 1..=12, step 1),
     tunable!("NmpEvalDivisor", nmp_eval_divisor, 50..=600, step 20),
     tunable!("NmpMaxEvalReduction", nmp_max_eval_reduction, 0..=6, step 1),
+    tunable!("SingularMinDepth", singular_min_depth, 4..=14, step 1),
+    tunable!("SingularMargin", singular_margin, 1..=8, step 1),
+    tunable!("SingularDoubleMargin", singular_double_margin, 0..=80, step 5),
+    tunable!("SingularMaxDoubles", singular_max_doubles, 0..=16, step 1),
     tunable!("LmpMaxDepth", lmp_max_depth, 0..=10, step 1),
     tunable!("LmpBase", lmp_base, 0..=12, step 1),
     tunable!("SeeNoisyMaxDepth", see_noisy_max_depth, 0..=8, step 1),

@@ -80,6 +80,8 @@ pub struct ThreadStats {
     pub first_move_cutoffs: u64,
     /// Moves deferred to the second pass by a parallel hook.
     pub deferred_moves: u64,
+    /// Nodes that failed high on a singular-extension test (multi-cut).
+    pub multi_cuts: u64,
     /// The ABDADAs: nodes left early because a cutoff check found another thread's result that cuts.
     pub cutoff_check_returns: u64,
     /// The ABDADAs: subtrees left because an ancestor check found another thread's result that cuts a node of
@@ -109,6 +111,7 @@ impl ThreadStats {
         self.cutoffs += other.cutoffs;
         self.first_move_cutoffs += other.first_move_cutoffs;
         self.deferred_moves += other.deferred_moves;
+        self.multi_cuts += other.multi_cuts;
         self.cutoff_check_returns += other.cutoff_check_returns;
         self.ancestor_returns += other.ancestor_returns;
         self.splits += other.splits;
@@ -186,6 +189,10 @@ pub(crate) struct NodeFacts<'p> {
     pub(crate) improving: bool,
     pub(crate) in_check: bool,
     pub(crate) root: bool,
+    /// The table move, and the plies its search is extended by (singular extensions; −1 when it is not alone
+    /// in beating beta).
+    pub(crate) tt_move: Option<Move>,
+    pub(crate) tt_move_extension: i32,
 }
 
 /// A move and where it stands in its node's move loop.
@@ -256,6 +263,10 @@ pub struct Worker {
     pub(crate) correction: CorrectionHistory,
     pub(crate) killers: Box<[[Option<Move>; 2]; MAX_PLY + 2]>,
     pub(crate) static_evals: Box<[i32; MAX_PLY + 2]>,
+    /// The move a singular-extension test leaves out of the search of its node, per ply.
+    pub(crate) excluded: Box<[Option<Move>; MAX_PLY + 2]>,
+    /// The double extensions on the path to each ply.
+    pub(crate) double_extensions: Box<[i32; MAX_PLY + 2]>,
     pv: PvTable,
     pub(crate) repetitions: SearchRepetitions,
     /// Root moves this iteration may not choose (MultiPV lines already found), and the allowed set of
@@ -354,6 +365,8 @@ impl Worker {
             correction: CorrectionHistory::default(),
             killers: Box::new([[None; 2]; MAX_PLY + 2]),
             static_evals: Box::new([0; MAX_PLY + 2]),
+            excluded: Box::new([None; MAX_PLY + 2]),
+            double_extensions: Box::new([0; MAX_PLY + 2]),
             pv: PvTable::new(),
             repetitions: SearchRepetitions::new(Arc::new(GameHistory::new()), RepetitionRule::Stockfish),
             root_excluded: Vec::new(),
@@ -392,6 +405,8 @@ impl Worker {
         self.abandoned = false;
         self.iteration_depth = 0;
         self.partial_root = None;
+        self.excluded.fill(None);
+        self.double_extensions[0] = 0;
         self.cutoff = None;
         self.ancestor_countdown = ANCESTOR_CHECK_INTERVAL;
         self.unwind_to = None;
@@ -540,24 +555,34 @@ impl<H: SearchHooks> SearchContext<'_, '_, H> {
         if entry.is_some() {
             self.worker.stats.tt_hits += 1;
         }
-        let tt_move = match probe_cutoff(entry, depth, alpha, beta, ply) {
-            // In PV nodes a hit only orders moves, so the reported line stays complete.
-            ProbeOutcome::Cutoff(score) if !PV => return score,
-            ProbeOutcome::Cutoff(_) => entry.and_then(|e| e.best_move()),
-            ProbeOutcome::MoveOnly(mv) => mv,
-            ProbeOutcome::Miss => None,
-        }
-        .and_then(Move::from_bits);
+        // A singular-extension test searches this node without one move: the table's result and move are the
+        // whole node's, so they neither cut nor order here (its evaluation still serves).
+        let excluded = self.worker.excluded[ply];
+        let tt_move = if excluded.is_some() {
+            None
+        } else {
+            match probe_cutoff(entry, depth, alpha, beta, ply) {
+                // In PV nodes a hit only orders moves, so the reported line stays complete.
+                ProbeOutcome::Cutoff(score) if !PV => return score,
+                ProbeOutcome::Cutoff(_) => entry.and_then(|e| e.best_move()),
+                ProbeOutcome::MoveOnly(mv) => mv,
+                ProbeOutcome::Miss => None,
+            }
+            .and_then(Move::from_bits)
+        };
         let hooks = self.hooks;
         // Ancestor checks (the ABDADAs): the node joins the path that is re-probed now and then; when another
-        // thread's stored result cuts a node of it, the search unwinds to that node, which returns the result.
+        // thread's stored result cuts a node of it, the search unwinds to that node, which returns the result. A
+        // singular-extension test keeps its node's place on the path (its own result is not the node's).
         if hooks.ancestor_checks() {
-            self.worker.path[ply] = PathNode {
-                key,
-                depth,
-                beta,
-                checked: !PV && depth >= CUTOFF_CHECK_MIN_DEPTH,
-            };
+            if excluded.is_none() {
+                self.worker.path[ply] = PathNode {
+                    key,
+                    depth,
+                    beta,
+                    checked: !PV && depth >= CUTOFF_CHECK_MIN_DEPTH,
+                };
+            }
             if self.ancestor_cut(ply) {
                 return 0;
             }
@@ -585,7 +610,7 @@ impl<H: SearchHooks> SearchContext<'_, '_, H> {
         let improving = !in_check && (ply < 2 || static_eval > self.worker.static_evals[ply - 2]);
 
         let params = self.shared.params;
-        if !PV && !in_check && !root {
+        if !PV && !in_check && !root && excluded.is_none() {
             // Reverse futility pruning: far above beta at low depth, a quiet move will not bring us back down.
             if depth <= params.rfp_max_depth
                 && static_eval - params.rfp_margin * (depth - i32::from(improving)) >= beta
@@ -621,6 +646,53 @@ impl<H: SearchHooks> SearchContext<'_, '_, H> {
             }
         }
 
+        // Singular extensions: when the table move's lower bound is deep enough, search the node without it at
+        // half depth against a bar a little below its score. If nothing else reaches the bar the move is alone:
+        // extend it (twice when far alone, outside PV nodes, a bounded number of times per path). If the bar is
+        // at or above beta, another move beats beta as well: the node fails high without further search
+        // (multi-cut). If only the table score is above beta, the move is not alone: search it a ply shorter.
+        let mut tt_move_extension = 0;
+        if !root
+            && excluded.is_none()
+            && depth >= params.singular_min_depth
+            && ply < MAX_PLY / 2
+            && let (Some(mv), Some(entry)) = (tt_move, entry)
+            && entry.depth() >= depth - 3
+            && entry.bound().contains(Bound::LOWER)
+            && entry.score(ply).abs() < MATE_IN_MAX_PLY
+            && position.is_legal(mv)
+        {
+            let tt_score = entry.score(ply);
+            let singular_beta = tt_score - params.singular_margin * depth;
+            self.worker.excluded[ply] = Some(mv);
+            let score = self.search::<false>(
+                position,
+                singular_beta - 1,
+                singular_beta,
+                (depth - 1) / 2,
+                ply,
+                after_null,
+            );
+            self.worker.excluded[ply] = None;
+            if self.worker.stopped {
+                return self.unwound(ply);
+            }
+            if score < singular_beta {
+                tt_move_extension = 1;
+                if !PV
+                    && score < singular_beta - params.singular_double_margin
+                    && self.worker.double_extensions[ply] < params.singular_max_doubles
+                {
+                    tt_move_extension = 2;
+                }
+            } else if singular_beta >= beta {
+                self.worker.stats.multi_cuts += 1;
+                return singular_beta;
+            } else if tt_score >= beta {
+                tt_move_extension = -1;
+            }
+        }
+
         // From here on this thread is inside the node (ABDADA's nproc); unless entered with the probe, after the
         // pruning that returns without searching a move, so such nodes never enter.
         let _inside = entered_with_probe.unwrap_or_else(|| hooks.enter_node(key, depth));
@@ -646,6 +718,8 @@ impl<H: SearchHooks> SearchContext<'_, '_, H> {
             improving,
             in_check,
             root,
+            tt_move,
+            tt_move_extension,
         };
         // First pass over the moves, then the deferred ones (ABDADA's second phase); serially nothing is deferred.
         let mut second_pass = 0usize;
@@ -667,11 +741,11 @@ impl<H: SearchHooks> SearchContext<'_, '_, H> {
                 });
                 let mut brothers = Vec::new();
                 while let Some((mv, order)) = picker.next_best() {
-                    let excluded = root
+                    let root_excluded = root
                         && (self.worker.root_excluded.contains(&mv)
                             || !(self.worker.root_allowed.is_empty()
                                 || self.worker.root_allowed.contains(&mv)));
-                    if Some(mv) != tt_move && !excluded {
+                    if Some(mv) != tt_move && Some(mv) != excluded && !root_excluded {
                         brothers.push((mv, order));
                     }
                 }
@@ -702,6 +776,7 @@ impl<H: SearchHooks> SearchContext<'_, '_, H> {
             // Kerrigan's cutoff checks: another thread may have finished this node while this one waited for
             // its deferred moves; its stored result may already cut.
             if !PV
+                && excluded.is_none()
                 && depth >= CUTOFF_CHECK_MIN_DEPTH
                 && !deferred.is_empty()
                 && self.hooks.cutoff_checks()
@@ -732,7 +807,7 @@ impl<H: SearchHooks> SearchContext<'_, '_, H> {
                 })
                 .next_best()
             {
-                if Some(mv) == tt_move {
+                if Some(mv) == tt_move || Some(mv) == excluded {
                     continue;
                 }
                 Some(first_pass(mv, order))
@@ -808,7 +883,8 @@ impl<H: SearchHooks> SearchContext<'_, '_, H> {
             return alpha;
         }
 
-        if !root || self.worker.root_excluded.is_empty() {
+        // A search without one move proves nothing about the node: neither its table entry nor its correction.
+        if excluded.is_none() && (!root || self.worker.root_excluded.is_empty()) {
             // Correction history learns from results that say the evaluation was wrong, on the side they prove:
             // a fail-high above it, a fail-low below it, or an exact score. Not when a capture or promotion
             // decided the node (the evaluation is about the quiet position), nor from mate scores.
@@ -874,7 +950,8 @@ impl<H: SearchHooks> SearchContext<'_, '_, H> {
     /// otherwise 0, and the stop goes on up.
     fn unwound(&mut self, ply: usize) -> i32 {
         match self.worker.unwind_to {
-            Some((target, score)) if target == ply => {
+            // A singular-extension test at the target's ply is not the target: the stop goes on to the node.
+            Some((target, score)) if target == ply && self.worker.excluded[ply].is_none() => {
                 self.worker.unwind_to = None;
                 if self.worker.abandoned || self.shared.abort.load(Ordering::Relaxed) {
                     return 0;
@@ -906,6 +983,8 @@ impl<H: SearchHooks> SearchContext<'_, '_, H> {
             improving,
             in_check,
             root,
+            tt_move,
+            tt_move_extension,
         } = *node;
         let MoveInLoop {
             mv,
@@ -953,7 +1032,10 @@ impl<H: SearchHooks> SearchContext<'_, '_, H> {
         self.shared.tt.prefetch(child.key());
         self.worker.repetitions.push(child.key(), child.halfmove_clock());
         self.push_move(ply + 1, position, mv, &child);
-        let new_depth = depth - 1;
+        let extension = if Some(mv) == tt_move { tt_move_extension } else { 0 };
+        self.worker.double_extensions[ply + 1] =
+            self.worker.double_extensions[ply] + i32::from(extension >= 2);
+        let new_depth = depth - 1 + extension;
         let score = if eldest {
             -self.search::<PV>(&child, -beta, -alpha, new_depth, ply + 1, false)
         } else {
@@ -1382,8 +1464,9 @@ mod hook_rules {
         assert!(score.abs() < MATE_IN_MAX_PLY && plain.abs() < MATE_IN_MAX_PLY);
     }
 
-    /// Plays "another thread": the first time a non-PV node of depth 8 or more below the root asks about a younger
-    /// brother, stores a result for that node that cuts it (as if another thread had just finished it), once.
+    /// Plays "another thread": the first time a non-PV child of the root of depth 8 or more asks about a younger
+    /// brother, stores a result for that node that cuts it (as if another thread had just finished it), once. A
+    /// child of the root, so that enough of its search is left for a periodic ancestor check to come.
     struct Planter<'a> {
         tt: &'a TranspositionTable,
         ancestor_checks: bool,
@@ -1401,7 +1484,7 @@ mod hook_rules {
         fn defer_move(&self, context: &MoveContext) -> bool {
             let mut planted = self.planted.lock().unwrap();
             if planted.is_none()
-                && context.ply >= 1
+                && context.ply == 1
                 && context.depth >= 8
                 && context.beta == context.alpha + 1
             {

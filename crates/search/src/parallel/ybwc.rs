@@ -285,6 +285,7 @@ impl Worker {
         *self.killers = *master.killers;
         self.static_evals[..=ply].copy_from_slice(&master.static_evals[..=ply]);
         self.accumulators.copy_ply(&master.accumulators, ply);
+        self.double_extensions[..=ply].copy_from_slice(&master.double_extensions[..=ply]);
         self.root_excluded.clone_from(&master.root_excluded);
         self.root_allowed.clone_from(&master.root_allowed);
         self.cutoff = Some(Arc::clone(cutoff));
