@@ -154,11 +154,7 @@ impl AccumulatorStack {
     pub(crate) fn copy_ply(&mut self, master: &AccumulatorStack, ply: usize) {
         self.start_at(ply);
         if master.states.get(ply) == Some(&State::Computed) {
-            if self.hidden != master.hidden {
-                self.hidden = master.hidden;
-                self.values = vec![0; self.states.len() * 2 * self.hidden];
-                self.states.fill(State::Unknown);
-            }
+            self.fit(master.hidden);
             let range = self.slot(ply, Color::White).start..self.slot(ply, Color::Black).end;
             self.values[range.clone()].copy_from_slice(&master.values[range]);
             self.states[ply] = State::Computed;
@@ -181,6 +177,15 @@ impl AccumulatorStack {
         }
     }
 
+    /// Sizes the stack for a hidden layer of `hidden` neurons; a new size forgets every ply.
+    fn fit(&mut self, hidden: usize) {
+        if self.hidden != hidden {
+            self.hidden = hidden;
+            self.values = vec![0; self.states.len() * 2 * hidden];
+            self.states.fill(State::Unknown);
+        }
+    }
+
     fn slot(&self, ply: usize, perspective: Color) -> std::ops::Range<usize> {
         let start = (2 * ply + perspective as usize) * self.hidden;
         start..start + self.hidden
@@ -188,11 +193,7 @@ impl AccumulatorStack {
 
     /// The evaluation of `position`, the node at `ply`, in centipawns from the side to move.
     pub(crate) fn evaluate(&mut self, network: &Network, position: &Position, ply: usize) -> i32 {
-        if self.hidden != network.hidden() {
-            self.hidden = network.hidden();
-            self.values = vec![0; self.states.len() * 2 * self.hidden];
-            self.states.fill(State::Unknown);
-        }
+        self.fit(network.hidden());
         let ply = ply.min(self.states.len() - 1);
         // The nearest ply at or above this one whose accumulators are up to date.
         let mut base = ply;
