@@ -300,7 +300,8 @@ impl Engine {
             limits,
             multi_pv,
             start,
-            staggered_depths: algorithm == ParallelAlgorithm::Lazy,
+            staggered_depths: algorithm == ParallelAlgorithm::Lazy
+                || (abdadas && settings.abdada_staggered_depths),
             completed: &completed,
         };
         let workers = &mut self.workers;
@@ -505,7 +506,8 @@ struct IterationPlan<'a, H> {
     start: Instant,
     /// The parallel algorithm's hooks.
     hooks: &'a H,
-    /// Lazy SMP: odd helpers search one ply deeper. The ABDADAs search the same depth on every thread.
+    /// Odd helpers search one ply deeper: lazy SMP, and the ABDADAs with `StaggeredDepths`; otherwise every
+    /// thread searches the same depth.
     staggered_depths: bool,
     /// The deepest iteration completed by any thread (kept when iterations are shared: the ABDADAs).
     completed: &'a Mutex<Option<Completed>>,
@@ -530,10 +532,17 @@ impl<H: SearchHooks> IterationPlan<'_, H> {
         let mut completed: Option<Completed> = None;
         let mut depth = 1;
         while depth <= max_depth {
+            let search_depth = if is_main || !self.staggered_depths {
+                depth
+            } else {
+                lazy_helper_depth(index, depth, max_depth)
+            };
             // The ABDADAs: an iteration another thread has completed is not searched again.
-            if shared.skip_completed_iterations && shared.completed_depth.load(Ordering::Relaxed) >= depth {
+            if shared.skip_completed_iterations
+                && shared.completed_depth.load(Ordering::Relaxed) >= search_depth
+            {
                 let adopted = lock(self.completed).clone();
-                if let Some(adopted) = adopted.filter(|a| a.depth >= depth) {
+                if let Some(adopted) = adopted.filter(|a| a.depth >= search_depth) {
                     depth = adopted.depth + 1;
                     if is_main {
                         report(&self.report(
@@ -553,11 +562,6 @@ impl<H: SearchHooks> IterationPlan<'_, H> {
                     continue;
                 }
             }
-            let search_depth = if is_main || !self.staggered_depths {
-                depth
-            } else {
-                lazy_helper_depth(index, depth, max_depth)
-            };
             worker.iteration_depth = search_depth;
             worker.partial_root = None;
             worker.root_excluded.clear();

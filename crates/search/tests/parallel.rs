@@ -251,6 +251,37 @@ fn ancestor_checks_leave_subtrees_other_threads_cut_and_still_find_mates() {
 }
 
 #[test]
+fn staggered_depths_reach_the_depth_limit_find_mates_and_leave_nothing_behind() {
+    // With `StaggeredDepths` odd helpers run one ply ahead of the main thread; every iteration a helper completes
+    // first is adopted by the others. A depth-limited search must still end at exactly its depth (a helper is
+    // never sent past the limit), find the mates with the right score and leave no count or mark behind.
+    let mates = [
+        ("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", 1),
+        ("r5rk/5p1p/5R2/4B3/8/8/7P/7K w - - 0 1", 3),
+    ];
+    let fen = "r1bq1rk1/ppp1nppp/4n3/3p3Q/3P4/1BP1B3/PP1N2PP/R4RK1 w - - 1 16";
+    for algorithm in [ParallelAlgorithm::Abdada, ParallelAlgorithm::SimplifiedAbdada] {
+        for threads in [2, 4] {
+            let label = format!("{algorithm}, {threads} threads, staggered depths");
+            let mut engine = Engine::new(16).unwrap();
+            let mut settings = options(algorithm.into(), threads);
+            settings.parallel.abdada_staggered_depths = true;
+            for (fen, moves) in mates {
+                let (position, outcome) = search(&mut engine, fen, &depth(2 * moves + 4), &settings);
+                assert_eq!(outcome.score, Score::Mate(moves as i32), "{label}: {fen}");
+                assert!(position.is_legal(outcome.best_move.unwrap()), "{label}");
+            }
+            for limit in [1, 2, 11] {
+                let (position, outcome) = search(&mut engine, fen, &depth(limit), &settings);
+                assert!(position.is_legal(outcome.best_move.unwrap()), "{label}");
+                assert_eq!(outcome.depth, limit, "{label}: depth {limit}");
+                assert_eq!(engine.parallel_leftovers(), (0, 0), "{label}: counts left behind");
+            }
+        }
+    }
+}
+
+#[test]
 fn ybwc_splits_and_counts_the_helpers_nodes_with_spinning_and_sleeping_helpers() {
     let fen = "r1bq1rk1/ppp1nppp/4n3/3p3Q/3P4/1BP1B3/PP1N2PP/R4RK1 w - - 1 16";
     // The serial search of the same depth visits a comparable number of nodes: the split tasks' nodes are

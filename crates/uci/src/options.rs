@@ -511,6 +511,7 @@ mod tests {
                 "option name CutoffChecks type check default false",
                 "option name AncestorChecks type check default true",
                 "option name SkipCompletedIterations type check default true",
+                "option name StaggeredDepths type check default false",
                 "option name LazyVote type check default true",
             ]
         );

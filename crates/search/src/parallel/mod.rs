@@ -164,6 +164,9 @@ pub struct ParallelSettings {
     /// Both ABDADAs: a thread that is still searching an iteration another thread has completed abandons it and
     /// starts the next one.
     pub skip_completed_iterations: bool,
+    /// Both ABDADAs: odd helpers search each iteration one ply deeper than the main thread, as lazy SMP's do, so
+    /// a helper walks the next iteration's leftmost path while the main thread finishes the current one.
+    pub abdada_staggered_depths: bool,
     /// Lazy SMP: choose the reported move by a vote of the threads weighted by depth and score (Stockfish);
     /// when false, the deepest completed iteration wins.
     pub lazy_vote: bool,
@@ -186,6 +189,7 @@ impl Default for ParallelSettings {
             cutoff_checks: false,
             ancestor_checks: true,
             skip_completed_iterations: true,
+            abdada_staggered_depths: false,
             lazy_vote: true,
         }
     }
@@ -471,6 +475,15 @@ pub static KNOBS: &[Knob] = &[
         help: "both ABDADAs: abandon an iteration another thread has completed",
         get: |s| KnobValue::Bool(s.skip_completed_iterations),
         set: |s, v| s.skip_completed_iterations = boolean(v),
+    },
+    Knob {
+        name: "StaggeredDepths",
+        flag: "staggered-depths",
+        algorithms: &[ParallelAlgorithm::Abdada, ParallelAlgorithm::SimplifiedAbdada],
+        kind: KnobKind::Check,
+        help: "both ABDADAs: odd helpers search each iteration one ply deeper than the main thread (lazy SMP's pattern)",
+        get: |s| KnobValue::Bool(s.abdada_staggered_depths),
+        set: |s, v| s.abdada_staggered_depths = boolean(v),
     },
     Knob {
         name: "LazyVote",
