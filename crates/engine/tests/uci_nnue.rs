@@ -18,7 +18,7 @@ fn the_network_is_an_option_and_searches() {
     let lines = engine.handshake();
     for option in [
         "option name Evaluation type combo default pesto var nnue var pesto",
-        "option name EvalFile type string default eldest-1.nnue",
+        "option name EvalFile type string default eldest-2.nnue",
     ] {
         assert!(
             lines.iter().any(|l| l == option),
@@ -34,7 +34,7 @@ fn the_network_is_an_option_and_searches() {
     engine.send("eval");
     let eval = engine.until(|l| l.starts_with("Final evaluation"));
     assert!(eval[0].starts_with("Network evaluation "), "{eval:?}");
-    assert!(eval[0].contains("eldest-1.nnue"), "{eval:?}");
+    assert!(eval[0].contains("eldest-2.nnue"), "{eval:?}");
     engine.send("setoption name evaluation value PESTO");
     engine.send("eval");
     let eval = engine.until(|l| l.starts_with("Final evaluation"));
@@ -79,7 +79,7 @@ fn a_bad_eval_file_is_refused_and_the_network_stays() {
         let notes = info_strings(&answer);
         assert_eq!(notes.len(), 1, "{answer:?}");
         assert!(notes[0].contains(says), "{notes:?} lacks {says:?}");
-        assert!(notes[0].contains("keeping eldest-1.nnue"), "{notes:?}");
+        assert!(notes[0].contains("keeping eldest-2.nnue"), "{notes:?}");
         search_answers(&mut engine, &Position::startpos());
     }
     engine.send(&format!("setoption name EvalFile value {}", copy.display()));
@@ -90,7 +90,7 @@ fn a_bad_eval_file_is_refused_and_the_network_stays() {
     let eval = engine.until(|l| l.starts_with("Final evaluation"));
     assert!(eval[0].contains("copy.nnue"), "{eval:?}");
     // The embedded net again, by its name.
-    engine.send("setoption name EvalFile value eldest-1.nnue");
+    engine.send("setoption name EvalFile value eldest-2.nnue");
     assert!(engine.sync().is_empty());
     engine.quit();
     std::fs::remove_dir_all(&dir).unwrap();

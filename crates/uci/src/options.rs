@@ -497,7 +497,7 @@ mod tests {
                 "option name Debug Log File type string default <empty>",
                 "option name ParallelAlgorithm type combo default lazy var lazy var ybwc var abdada var simplified-abdada",
                 "option name Evaluation type combo default pesto var nnue var pesto",
-                "option name EvalFile type string default eldest-1.nnue",
+                "option name EvalFile type string default eldest-2.nnue",
                 "option name MinSplitDepth type spin default 4 min 1 max 64",
                 "option name SplitOnlyWhenIdle type check default true",
                 "option name HelperHistory type combo default own var copy var own",
