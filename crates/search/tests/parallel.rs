@@ -78,6 +78,18 @@ fn depth(d: u32) -> SearchLimits {
     }
 }
 
+/// A mate in one and a mate in three, each found with its distance and a legal move under `options`.
+fn assert_finds_short_mates(engine: &mut Engine, options: &SearchOptions, label: &str) {
+    for (fen, moves) in [
+        ("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", 1),
+        ("r5rk/5p1p/5R2/4B3/8/8/7P/7K w - - 0 1", 3),
+    ] {
+        let (position, outcome) = search(engine, fen, &depth(2 * moves + 4), options);
+        assert_eq!(outcome.score, Score::Mate(moves as i32), "{label}: {fen}");
+        assert!(position.is_legal(outcome.best_move.unwrap()), "{label}: {fen}");
+    }
+}
+
 /// Every algorithm, and simplified ABDADA over both `currently_searching` structures.
 const ALGORITHMS: [Variant; 5] = [
     Variant(ParallelAlgorithm::Lazy, CsTableKind::Array),
@@ -167,23 +179,11 @@ fn best_moves_are_legal_and_nothing_leaks_over_many_positions() {
 
 #[test]
 fn weills_entry_with_the_probe_finds_mates_defers_and_leaves_no_count_behind() {
-    let mates = [
-        ("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", 1),
-        ("r5rk/5p1p/5R2/4B3/8/8/7P/7K w - - 0 1", 3),
-    ];
     for threads in [2, 4] {
         let mut engine = Engine::new(16).unwrap();
         let mut settings = options(ParallelAlgorithm::Abdada.into(), threads);
         settings.parallel.abdada_enter_before_pruning = true;
-        for (fen, moves) in mates {
-            let (position, outcome) = search(&mut engine, fen, &depth(2 * moves + 4), &settings);
-            assert_eq!(
-                outcome.score,
-                Score::Mate(moves as i32),
-                "{threads} threads: {fen}"
-            );
-            assert!(position.is_legal(outcome.best_move.unwrap()));
-        }
+        assert_finds_short_mates(&mut engine, &settings, &format!("{threads} threads"));
         let fen = "r1bq1rk1/ppp1nppp/4n3/3p3Q/3P4/1BP1B3/PP1N2PP/R4RK1 w - - 1 16";
         let (position, outcome) = search(&mut engine, fen, &depth(11), &settings);
         assert!(position.is_legal(outcome.best_move.unwrap()));
@@ -219,10 +219,6 @@ fn the_abdadas_defer_moves_when_threads_share_the_work() {
 fn ancestor_checks_leave_subtrees_other_threads_cut_and_still_find_mates() {
     // Both ABDADAs, with the checks on and off, at 2 and 8 threads: the same mates, legal moves, no count left
     // behind; with 8 threads sharing a deep search, some subtree is left because another thread cut its ancestor.
-    let mates = [
-        ("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", 1),
-        ("r5rk/5p1p/5R2/4B3/8/8/7P/7K w - - 0 1", 3),
-    ];
     let fen = "r1bq1rk1/ppp1nppp/4n3/3p3Q/3P4/1BP1B3/PP1N2PP/R4RK1 w - - 1 16";
     for algorithm in [ParallelAlgorithm::Abdada, ParallelAlgorithm::SimplifiedAbdada] {
         for ancestor_checks in [true, false] {
@@ -231,11 +227,7 @@ fn ancestor_checks_leave_subtrees_other_threads_cut_and_still_find_mates() {
                 let mut engine = Engine::new(16).unwrap();
                 let mut settings = options(algorithm.into(), threads);
                 settings.parallel.ancestor_checks = ancestor_checks;
-                for (fen, moves) in mates {
-                    let (position, outcome) = search(&mut engine, fen, &depth(2 * moves + 4), &settings);
-                    assert_eq!(outcome.score, Score::Mate(moves as i32), "{label}: {fen}");
-                    assert!(position.is_legal(outcome.best_move.unwrap()), "{label}");
-                }
+                assert_finds_short_mates(&mut engine, &settings, &label);
                 let (position, outcome) = search(&mut engine, fen, &depth(13), &settings);
                 assert!(position.is_legal(outcome.best_move.unwrap()), "{label}");
                 assert_eq!(engine.parallel_leftovers(), (0, 0), "{label}: counts left behind");
@@ -255,10 +247,6 @@ fn staggered_depths_reach_the_depth_limit_find_mates_and_leave_nothing_behind() 
     // With `StaggeredDepths` odd helpers run one ply ahead of the main thread; every iteration a helper completes
     // first is adopted by the others. A depth-limited search must still end at exactly its depth (a helper is
     // never sent past the limit), find the mates with the right score and leave no count or mark behind.
-    let mates = [
-        ("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", 1),
-        ("r5rk/5p1p/5R2/4B3/8/8/7P/7K w - - 0 1", 3),
-    ];
     let fen = "r1bq1rk1/ppp1nppp/4n3/3p3Q/3P4/1BP1B3/PP1N2PP/R4RK1 w - - 1 16";
     for algorithm in [ParallelAlgorithm::Abdada, ParallelAlgorithm::SimplifiedAbdada] {
         for threads in [2, 4] {
@@ -266,11 +254,7 @@ fn staggered_depths_reach_the_depth_limit_find_mates_and_leave_nothing_behind() 
             let mut engine = Engine::new(16).unwrap();
             let mut settings = options(algorithm.into(), threads);
             settings.parallel.abdada_staggered_depths = true;
-            for (fen, moves) in mates {
-                let (position, outcome) = search(&mut engine, fen, &depth(2 * moves + 4), &settings);
-                assert_eq!(outcome.score, Score::Mate(moves as i32), "{label}: {fen}");
-                assert!(position.is_legal(outcome.best_move.unwrap()), "{label}");
-            }
+            assert_finds_short_mates(&mut engine, &settings, &label);
             for limit in [1, 2, 11] {
                 let (position, outcome) = search(&mut engine, fen, &depth(limit), &settings);
                 assert!(position.is_legal(outcome.best_move.unwrap()), "{label}");
