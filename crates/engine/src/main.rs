@@ -1,6 +1,7 @@
 //! `eldest`: the Eldest chess engine's command-line entry point.
 //!
-//! - `eldest` with no arguments speaks UCI on stdin/stdout (see `docs/uci.md`).
+//! - `eldest` with no arguments speaks UCI on stdin/stdout (see `docs/uci.md`). Built with `--features cluster`,
+//!   `mpirun -np N eldest` is one engine over N processes: the first speaks UCI (see `docs/cluster.md`).
 //! - `eldest bench [depth]` searches the fixed bench positions with one thread and a 16 MiB table; per-position
 //!   lines go to stderr and the last stdout line is `<N> nodes <M> nps` (the format OpenBench reads). Flags
 //!   (`--threads`, `--algorithm`, `--hash`, `--movetime`, `--positions`, the parallel knobs, `--json`) make it
@@ -79,7 +80,24 @@ fn main() -> ExitCode {
 fn uci(log: LogDestination) -> ExitCode {
     tracing::debug!(version = env!("CARGO_PKG_VERSION"), "UCI session starts");
     let hooks = SessionHooks::new().on_debug_log_file(move |path| log.set_file(path));
-    match eldest_uci::run_with(std::io::stdin().lock(), std::io::stdout(), hooks) {
+    #[cfg(feature = "cluster")]
+    let session = match eldest_cluster::Cluster::start(eldest_cluster::MpiTransport::connect) {
+        Ok(cluster) => {
+            tracing::debug!(
+                rank = cluster.link().rank(),
+                ranks = cluster.link().size(),
+                "joined the cluster"
+            );
+            cluster.run_uci(std::io::stdin().lock(), std::io::stdout(), hooks)
+        }
+        Err(error) => {
+            eprintln!("error: cannot join the MPI job: {error}");
+            return ExitCode::FAILURE;
+        }
+    };
+    #[cfg(not(feature = "cluster"))]
+    let session = eldest_uci::run_with(std::io::stdin().lock(), std::io::stdout(), hooks);
+    match session {
         Ok(()) => ExitCode::SUCCESS,
         Err(error) => {
             eprintln!("error: {error}");

@@ -7,6 +7,7 @@
 //! [`SearchHooks`](crate::SearchHooks).
 
 use crate::eval::Evaluation;
+use crate::exchange::EntryExchange;
 use crate::hooks::{SearchHooks, Serial};
 use crate::limits::{SearchControl, SearchLimits, SearchOptions};
 use crate::parallel::ParallelAlgorithm;
@@ -22,6 +23,7 @@ use crate::report::{IterationReport, Score, ScoreBound, SearchOutcome};
 use crate::time::TimeManager;
 use crate::worker::{
     Completed, INFINITY, MAX_PLY, SearchContext, SharedSearch, ThreadRole, ThreadStats, Worker,
+    store_exchanged_entries,
 };
 use eldest_board::{Move, Position};
 use eldest_repetition::GameHistory;
@@ -90,6 +92,8 @@ pub struct Engine {
     reductions: Reductions,
     /// The static evaluation.
     evaluation: Evaluation,
+    /// Other processes' tables, in a cluster build.
+    exchange: Option<Arc<dyn EntryExchange>>,
 }
 
 impl Engine {
@@ -109,6 +113,7 @@ impl Engine {
             ybwc: YbwcPool::new(1),
             reductions: Reductions::new(&SearchParams::DEFAULT),
             evaluation: Evaluation::default(),
+            exchange: None,
         })
     }
 
@@ -131,6 +136,12 @@ impl Engine {
     pub fn set_evaluation(&mut self, evaluation: Evaluation) {
         self.evaluation = evaluation;
         self.new_game();
+    }
+
+    /// Shares this engine's deep table results with other processes and stores theirs (the cluster build's
+    /// MPI ranks); `None`, the default, searches alone. See [`EntryExchange`] for an example.
+    pub fn set_entry_exchange(&mut self, exchange: Option<Arc<dyn EntryExchange>>) {
+        self.exchange = exchange;
     }
 
     /// Resizes the transposition table (its contents are lost).
@@ -293,7 +304,9 @@ impl Engine {
             params: &options.params,
             reductions: &self.reductions,
             evaluation: &self.evaluation,
+            exchange: self.exchange.as_deref(),
         };
+        store_exchanged_entries(&shared);
         let multi_pv = options.multi_pv.clamp(1, candidates);
         let plan = PlanBase {
             root,

@@ -31,6 +31,7 @@ pub mod bench;
 mod correction;
 mod engine;
 mod eval;
+mod exchange;
 mod hooks;
 mod limits;
 pub mod nnue;
@@ -50,6 +51,7 @@ pub use eval::EvalArgs;
 pub use eval::{
     EvalTrace, Evaluation, EvaluationKind, FULL_PHASE, ParseEvaluationError, TEMPO, eval_trace, evaluate,
 };
+pub use exchange::{EntryExchange, TABLE_ENTRY_BYTES, TableEntry};
 pub use hooks::{MoveContext, SearchHooks, Serial};
 pub use limits::{Clock, SearchControl, SearchLimits, SearchOptions};
 pub use ordering::{HISTORY_MAX, History, MovePicker, PickerKind};

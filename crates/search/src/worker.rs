@@ -5,6 +5,7 @@
 
 use crate::correction::CorrectionHistory;
 use crate::eval::{Evaluation, evaluate};
+use crate::exchange::{EntryExchange, TableEntry};
 use crate::hooks::{MoveContext, SearchHooks};
 use crate::limits::SearchControl;
 use crate::nnue::AccumulatorStack;
@@ -57,6 +58,8 @@ pub struct SharedSearch<'a> {
     pub evaluation: &'a Evaluation,
     /// Late-move reductions by depth and move number, made from `params`.
     pub(crate) reductions: &'a Reductions,
+    /// Other processes' tables (a cluster build), if any: deep results go out, theirs come in.
+    pub exchange: Option<&'a dyn EntryExchange>,
 }
 
 /// A thread's last completed iteration: its depth, score and principal variation.
@@ -229,6 +232,15 @@ struct SearchResult {
     beta: i32,
 }
 
+/// Stores the results other processes sent (a cluster build); nothing without an exchange.
+pub(crate) fn store_exchanged_entries(shared: &SharedSearch<'_>) {
+    if let Some(exchange) = shared.exchange {
+        exchange.deliver(&mut |entry| {
+            shared.tt.store(entry.key, 0, entry.record());
+        });
+    }
+}
+
 /// Stores a node's result with the bound its score proves.
 fn store_result(
     shared: &SharedSearch<'_>,
@@ -252,7 +264,13 @@ fn store_result(
         depth,
         bound,
     };
-    shared.tt.store(key, ply, record);
+    let written = shared.tt.store(key, ply, record).is_written();
+    if let Some(exchange) = shared.exchange
+        && written
+        && depth >= exchange.min_depth()
+    {
+        exchange.offer(TableEntry::new(key, ply, &record));
+    }
 }
 
 /// One search thread: everything that is not shared. A YBWC pool thread keeps one (or a few) of its own.
@@ -448,6 +466,9 @@ impl Worker {
             self.publish_nodes(shared);
             if shared.control.is_stopped() || shared.time.hard_limit_reached(shared.control) {
                 shared.abort.store(true, Ordering::Relaxed);
+            }
+            if self.role == ThreadRole::Main {
+                store_exchanged_entries(shared);
             }
             if shared.skip_completed_iterations
                 && shared.completed_depth.load(Ordering::Relaxed) >= self.iteration_depth
@@ -1309,6 +1330,7 @@ mod hook_rules {
             params: &SearchParams::DEFAULT,
             reductions: &Reductions::new(&SearchParams::DEFAULT),
             evaluation: &Evaluation::Pesto,
+            exchange: None,
         };
         let game: GameHistory = [(position.key(), position.halfmove_clock())]
             .into_iter()

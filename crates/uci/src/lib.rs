@@ -56,7 +56,7 @@ pub use options::{
 };
 pub use output::Output;
 pub use reader::MAX_LINE_BYTES;
-pub use session::{ENGINE_AUTHOR, ENGINE_NAME, Flow, Session, SessionHooks};
+pub use session::{ENGINE_AUTHOR, ENGINE_NAME, Flow, SearchRequest, SearchRunner, Session, SessionHooks};
 
 use reader::{Line, LineReader};
 use std::io::{self, BufRead, Write};
@@ -79,9 +79,10 @@ pub fn run(input: impl BufRead, output: impl Write + Send + 'static) -> io::Resu
 pub fn run_with(
     input: impl BufRead,
     output: impl Write + Send + 'static,
-    hooks: SessionHooks,
+    mut hooks: SessionHooks,
 ) -> io::Result<()> {
     let out = Output::new(output);
+    let mut input_line = std::mem::replace(&mut hooks.input_line, Box::new(|_| {}));
     let mut session = Session::new(out.clone(), hooks)?;
     let mut reader = LineReader::new(input, MAX_LINE_BYTES);
     let result = loop {
@@ -91,7 +92,10 @@ pub fn run_with(
             Err(error) => break Err(error),
         };
         let flow = match line {
-            Line::Text(text) => session.execute_line(&text),
+            Line::Text(text) => {
+                input_line(&text);
+                session.execute_line(&text)
+            }
             Line::TooLong(bytes) => {
                 tracing::debug!(bytes, "overlong line dropped");
                 out.info_string(&format!(

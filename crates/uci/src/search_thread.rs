@@ -3,9 +3,10 @@
 
 use crate::info::{format_bestmove, format_bestmove_parts, format_info};
 use crate::output::Output;
+use crate::session::{SearchRequest, SearchRunner};
 use eldest_board::Position;
 use eldest_repetition::GameHistory;
-use eldest_search::{Engine, SearchControl, SearchLimits, SearchOptions};
+use eldest_search::{Engine, IterationReport, SearchControl, SearchLimits, SearchOptions};
 use std::io;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
@@ -32,6 +33,8 @@ pub(crate) struct SearchJob {
     pub(crate) options: SearchOptions,
     /// `go ponder`.
     pub(crate) ponder: bool,
+    /// What runs the search, when not [`Engine::search`] itself.
+    pub(crate) runner: Option<Arc<dyn SearchRunner>>,
 }
 
 /// A search running on its thread.
@@ -107,14 +110,26 @@ impl SearchJob {
         let chess960 = self.root.is_chess960();
         let mut engine = self.engine.lock().unwrap_or_else(PoisonError::into_inner);
         let out = &self.out;
-        let outcome = engine.search(
-            &self.root,
-            self.game,
-            &self.limits,
-            &self.options,
-            control,
-            &mut |report| out.send(&format_info(report, chess960)),
-        );
+        let on_iteration = &mut |report: &IterationReport| out.send(&format_info(report, chess960));
+        let outcome = match &self.runner {
+            None => engine.search(
+                &self.root,
+                self.game,
+                &self.limits,
+                &self.options,
+                control,
+                on_iteration,
+            ),
+            Some(runner) => {
+                let request = SearchRequest {
+                    root: &self.root,
+                    game: self.game,
+                    limits: &self.limits,
+                    options: &self.options,
+                };
+                runner.run(&mut engine, request, control, on_iteration)
+            }
+        };
         tracing::debug!(
             nodes = outcome.nodes,
             depth = outcome.depth,

@@ -21,7 +21,8 @@ use eldest_board::{Color, Move, Position, UciMoveError};
 use eldest_repetition::GameHistory;
 use eldest_search::nnue::{self, Network};
 use eldest_search::{
-    Clock, Engine, Evaluation, EvaluationKind, SearchLimits, SearchOptions, bench, eval_trace,
+    Clock, Engine, Evaluation, EvaluationKind, IterationReport, SearchControl, SearchLimits, SearchOptions,
+    SearchOutcome, bench, eval_trace,
 };
 use std::fmt;
 use std::io;
@@ -43,14 +44,41 @@ type SettingHook = Box<dyn FnMut(&str) -> Result<(), String> + Send>;
 /// Callbacks through which the session reaches what belongs to the program around it.
 pub struct SessionHooks {
     debug_log_file: SettingHook,
+    pub(crate) input_line: Box<dyn FnMut(&str) + Send>,
+    pub(crate) runner: Option<Arc<dyn SearchRunner>>,
 }
 
 impl SessionHooks {
-    /// Hooks that accept every setting and do nothing with it.
+    /// Hooks that accept every setting and do nothing with it, and search with [`Engine::search`].
     pub fn new() -> SessionHooks {
         SessionHooks {
             debug_log_file: Box::new(|_| Ok(())),
+            input_line: Box::new(|_| {}),
+            runner: None,
         }
+    }
+
+    /// Called by [`run_with`](crate::run_with) with every input line before the session runs it (the cluster
+    /// build's first rank passes the lines on to the other ranks).
+    ///
+    /// ```
+    /// use std::sync::{Arc, Mutex};
+    /// let seen = Arc::new(Mutex::new(Vec::new()));
+    /// let log = Arc::clone(&seen);
+    /// let hooks = eldest_uci::SessionHooks::new().on_input_line(move |line| log.lock().unwrap().push(line.to_string()));
+    /// eldest_uci::run_with("isready\n".as_bytes(), std::io::sink(), hooks)?;
+    /// assert_eq!(*seen.lock().unwrap(), ["isready"]);
+    /// # Ok::<(), std::io::Error>(())
+    /// ```
+    pub fn on_input_line(mut self, hook: impl FnMut(&str) + Send + 'static) -> Self {
+        self.input_line = Box::new(hook);
+        self
+    }
+
+    /// Runs every search through `runner` instead of calling [`Engine::search`] directly.
+    pub fn search_runner(mut self, runner: Arc<dyn SearchRunner>) -> Self {
+        self.runner = Some(runner);
+        self
     }
 
     /// Called with the path when `Debug Log File` is set (an empty path: stop logging to a file). An error
@@ -74,6 +102,55 @@ impl fmt::Debug for SessionHooks {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("SessionHooks").finish_non_exhaustive()
     }
+}
+
+/// One search as the session asks for it: what [`Engine::search`] takes.
+#[derive(Debug)]
+pub struct SearchRequest<'a> {
+    /// The position to search.
+    pub root: &'a Position,
+    /// The game before it.
+    pub game: Arc<GameHistory>,
+    /// From `go`.
+    pub limits: &'a SearchLimits,
+    /// From the options.
+    pub options: &'a SearchOptions,
+}
+
+/// What runs the session's searches: by default [`Engine::search`]; the cluster build's runners spread a search
+/// over processes. Called on the search thread with the engine locked; the session writes the `bestmove` of
+/// the outcome it returns.
+///
+/// ```
+/// use std::sync::Arc;
+/// use eldest_search::{Engine, IterationReport, SearchControl, SearchOutcome};
+/// use eldest_uci::{SearchRequest, SearchRunner, SessionHooks};
+///
+/// /// Searches as the session would, and counts the searches.
+/// #[derive(Debug, Default)]
+/// struct Counting(std::sync::atomic::AtomicUsize);
+/// impl SearchRunner for Counting {
+///     fn run(&self, engine: &mut Engine, request: SearchRequest<'_>, control: &SearchControl,
+///            on_iteration: &mut (dyn FnMut(&IterationReport) + Send)) -> SearchOutcome {
+///         self.0.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+///         engine.search(request.root, request.game, request.limits, request.options, control, on_iteration)
+///     }
+/// }
+/// let runner = Arc::new(Counting::default());
+/// let hooks = SessionHooks::new().search_runner(runner.clone());
+/// eldest_uci::run_with("go depth 3\n".as_bytes(), std::io::sink(), hooks)?;
+/// assert_eq!(runner.0.load(std::sync::atomic::Ordering::Relaxed), 1);
+/// # Ok::<(), std::io::Error>(())
+/// ```
+pub trait SearchRunner: Send + Sync + fmt::Debug {
+    /// Runs one search to its end (a limit, or `control` stopped) and returns the move to play.
+    fn run(
+        &self,
+        engine: &mut Engine,
+        request: SearchRequest<'_>,
+        control: &SearchControl,
+        on_iteration: &mut (dyn FnMut(&IterationReport) + Send),
+    ) -> SearchOutcome;
 }
 
 /// Whether the command loop goes on after a command.
@@ -445,6 +522,7 @@ impl Session {
             limits,
             options: self.settings.search.clone(),
             ponder: go.ponder,
+            runner: self.hooks.runner.clone(),
         };
         match RunningSearch::spawn(job) {
             Ok(search) => self.search = Some(search),

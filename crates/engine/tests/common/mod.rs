@@ -31,15 +31,20 @@ impl Engine {
     /// Starts `eldest` with extra environment variables.
     pub fn start_with_env(env: &[(&str, &str)]) -> Engine {
         let mut command = Command::new(env!("CARGO_BIN_EXE_eldest"));
+        for (key, value) in env {
+            command.env(key, value);
+        }
+        Engine::start_command(command)
+    }
+
+    /// Starts `command` (which runs the engine: `eldest`, or `mpirun ... eldest`) with piped stdin and stdout.
+    pub fn start_command(mut command: Command) -> Engine {
         command
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
             .env_remove("RUST_LOG");
-        for (key, value) in env {
-            command.env(key, value);
-        }
-        let mut child = command.spawn().expect("eldest starts");
+        let mut child = command.spawn().expect("the engine starts");
         let stdout = child.stdout.take().expect("piped stdout");
         let (sender, lines) = channel();
         std::thread::spawn(move || {
@@ -147,6 +152,20 @@ impl Engine {
         }
         self.wait_exit();
         rest
+    }
+
+    /// Waits up to `timeout` for the process to end, whatever its status; `None` if it is still running.
+    pub fn exit_within(&mut self, timeout: Duration) -> Option<std::process::ExitStatus> {
+        let deadline = Instant::now() + timeout;
+        loop {
+            if let Some(status) = self.child.try_wait().expect("wait for the engine") {
+                return Some(status);
+            }
+            if Instant::now() >= deadline {
+                return None;
+            }
+            std::thread::sleep(Duration::from_millis(5));
+        }
     }
 
     fn wait_exit(&mut self) {

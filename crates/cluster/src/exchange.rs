@@ -1,0 +1,218 @@
+//! [`ClusterExchange`]: a rank's side of the table-entry exchange, between its search threads and its
+//! communication thread. The search offers what it stores at least the floor deep into a bounded outbox (a full
+//! outbox drops the entry: the search never waits); each round takes up to one batch out of it; what other
+//! ranks sent waits in a bounded inbox until the main search thread stores it.
+//!
+//! The floor adapts to what the transport carries: every [`ADAPT_ROUNDS`] rounds it rises by one ply when the
+//! batches were nearly full or entries were dropped, and falls by one when they were mostly empty, so the
+//! rounds carry the deepest results the link can take.
+
+use crate::wire::{BATCH_ENTRIES, CounterSnapshot};
+use crossbeam_queue::ArrayQueue;
+use eldest_search::{EntryExchange, TableEntry};
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicI32, AtomicU64, Ordering};
+
+/// The floor a rank starts with.
+pub const INITIAL_FLOOR: i32 = 6;
+/// The shallowest floor: shallower results are cheaper to search than to receive.
+pub const MIN_FLOOR: i32 = 3;
+/// The deepest floor.
+pub const MAX_FLOOR: i32 = 40;
+/// Rounds between two adjustments of the floor.
+pub const ADAPT_ROUNDS: u64 = 16;
+/// Entries the outbox holds: four batches.
+const OUTBOX_ENTRIES: usize = 4 * BATCH_ENTRIES;
+/// Entries the inbox holds before newer ones are dropped.
+const INBOX_ENTRIES: usize = 64 * BATCH_ENTRIES;
+
+/// One rank's exchange state, shared by its search threads and its communication thread.
+///
+/// ```
+/// use eldest_cluster::ClusterExchange;
+/// use eldest_search::{EntryExchange, TableEntry};
+/// use eldest_tt::{Bound, Record};
+///
+/// let exchange = ClusterExchange::new();
+/// let record = Record { best_move: 0, score: 12, static_eval: None, depth: 9, bound: Bound::EXACT };
+/// exchange.offer(TableEntry::new(42, 0, &record));
+/// assert_eq!(exchange.take_batch().len(), 1);
+/// exchange.receive([TableEntry::new(43, 0, &record)]);
+/// let mut stored = Vec::new();
+/// exchange.deliver(&mut |entry| stored.push(entry.key));
+/// assert_eq!(stored, [43]);
+/// ```
+#[derive(Debug)]
+pub struct ClusterExchange {
+    outbox: ArrayQueue<TableEntry>,
+    inbox: Mutex<Vec<TableEntry>>,
+    floor: AtomicI32,
+    offered: AtomicU64,
+    dropped: AtomicU64,
+    sent: AtomicU64,
+    received: AtomicU64,
+    stored: AtomicU64,
+    rounds: AtomicU64,
+    /// Entries sent and drops seen since the floor was last adjusted.
+    window: Mutex<(u64, u64)>,
+}
+
+impl Default for ClusterExchange {
+    fn default() -> Self {
+        ClusterExchange::new()
+    }
+}
+
+impl ClusterExchange {
+    /// An empty exchange at the initial floor.
+    pub fn new() -> ClusterExchange {
+        ClusterExchange {
+            outbox: ArrayQueue::new(OUTBOX_ENTRIES),
+            inbox: Mutex::new(Vec::new()),
+            floor: AtomicI32::new(INITIAL_FLOOR),
+            offered: AtomicU64::new(0),
+            dropped: AtomicU64::new(0),
+            sent: AtomicU64::new(0),
+            received: AtomicU64::new(0),
+            stored: AtomicU64::new(0),
+            rounds: AtomicU64::new(0),
+            window: Mutex::new((0, 0)),
+        }
+    }
+
+    /// Up to one batch of the oldest offered entries, for the next round.
+    pub fn take_batch(&self) -> Vec<TableEntry> {
+        let batch: Vec<TableEntry> = std::iter::from_fn(|| self.outbox.pop())
+            .take(BATCH_ENTRIES)
+            .collect();
+        self.sent.fetch_add(batch.len() as u64, Ordering::Relaxed);
+        batch
+    }
+
+    /// Entries other ranks sent, to be stored by the search; beyond the inbox's capacity they are dropped.
+    pub fn receive(&self, entries: impl IntoIterator<Item = TableEntry>) {
+        let mut inbox = self.inbox.lock().unwrap_or_else(|e| e.into_inner());
+        for entry in entries {
+            self.received.fetch_add(1, Ordering::Relaxed);
+            if inbox.len() < INBOX_ENTRIES {
+                inbox.push(entry);
+            }
+        }
+    }
+
+    /// Counts a completed round that sent `sent` entries of ours, and adjusts the floor every
+    /// [`ADAPT_ROUNDS`] rounds.
+    pub fn finish_round(&self, sent: usize) {
+        let rounds = self.rounds.fetch_add(1, Ordering::Relaxed) + 1;
+        let mut window = self.window.lock().unwrap_or_else(|e| e.into_inner());
+        window.0 += sent as u64;
+        if rounds.is_multiple_of(ADAPT_ROUNDS) {
+            let dropped = self.dropped.load(Ordering::Relaxed);
+            let fill = window.0 as f64 / (ADAPT_ROUNDS as f64 * BATCH_ENTRIES as f64);
+            let floor = self.floor.load(Ordering::Relaxed);
+            let next = if dropped > window.1 || fill > 0.9 {
+                floor + 1
+            } else if fill < 0.25 {
+                floor - 1
+            } else {
+                floor
+            };
+            self.floor
+                .store(next.clamp(MIN_FLOOR, MAX_FLOOR), Ordering::Relaxed);
+            *window = (0, dropped);
+        }
+    }
+
+    /// The counters now.
+    pub fn snapshot(&self) -> CounterSnapshot {
+        CounterSnapshot {
+            offered: self.offered.load(Ordering::Relaxed),
+            dropped: self.dropped.load(Ordering::Relaxed),
+            sent: self.sent.load(Ordering::Relaxed),
+            received: self.received.load(Ordering::Relaxed),
+            stored: self.stored.load(Ordering::Relaxed),
+            rounds: self.rounds.load(Ordering::Relaxed),
+            floor: self.floor.load(Ordering::Relaxed),
+        }
+    }
+}
+
+impl EntryExchange for ClusterExchange {
+    fn min_depth(&self) -> i32 {
+        self.floor.load(Ordering::Relaxed)
+    }
+
+    fn offer(&self, entry: TableEntry) {
+        self.offered.fetch_add(1, Ordering::Relaxed);
+        if self.outbox.push(entry).is_err() {
+            self.dropped.fetch_add(1, Ordering::Relaxed);
+        }
+    }
+
+    fn deliver(&self, store: &mut dyn FnMut(TableEntry)) {
+        let entries = std::mem::take(&mut *self.inbox.lock().unwrap_or_else(|e| e.into_inner()));
+        self.stored.fetch_add(entries.len() as u64, Ordering::Relaxed);
+        entries.into_iter().for_each(store);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use eldest_tt::{Bound, Record};
+
+    fn entry(key: u64) -> TableEntry {
+        let record = Record {
+            best_move: 0,
+            score: 0,
+            static_eval: None,
+            depth: 8,
+            bound: Bound::EXACT,
+        };
+        TableEntry::new(key, 0, &record)
+    }
+
+    #[test]
+    fn a_full_outbox_drops_instead_of_waiting() {
+        let exchange = ClusterExchange::new();
+        for key in 0..(OUTBOX_ENTRIES as u64 + 10) {
+            exchange.offer(entry(key));
+        }
+        let counters = exchange.snapshot();
+        assert_eq!(
+            (counters.offered, counters.dropped),
+            (OUTBOX_ENTRIES as u64 + 10, 10)
+        );
+        assert_eq!(exchange.take_batch().len(), BATCH_ENTRIES);
+        assert_eq!(exchange.take_batch()[0].key, BATCH_ENTRIES as u64);
+    }
+
+    #[test]
+    fn the_floor_rises_when_batches_are_full_and_falls_when_they_are_empty() {
+        let exchange = ClusterExchange::new();
+        for _ in 0..ADAPT_ROUNDS {
+            exchange.finish_round(BATCH_ENTRIES);
+        }
+        assert_eq!(exchange.min_depth(), INITIAL_FLOOR + 1);
+        for _ in 0..ADAPT_ROUNDS * 20 {
+            exchange.finish_round(0);
+        }
+        assert_eq!(exchange.min_depth(), MIN_FLOOR);
+        for _ in 0..ADAPT_ROUNDS * 100 {
+            exchange.finish_round(BATCH_ENTRIES);
+        }
+        assert_eq!(exchange.min_depth(), MAX_FLOOR);
+    }
+
+    #[test]
+    fn the_inbox_is_bounded_and_emptied_by_delivery() {
+        let exchange = ClusterExchange::new();
+        exchange.receive((0..INBOX_ENTRIES as u64 + 5).map(entry));
+        let mut stored = 0;
+        exchange.deliver(&mut |_| stored += 1);
+        assert_eq!(stored, INBOX_ENTRIES);
+        exchange.deliver(&mut |_| stored += 1);
+        assert_eq!(stored, INBOX_ENTRIES);
+        assert_eq!(exchange.snapshot().received, INBOX_ENTRIES as u64 + 5);
+    }
+}

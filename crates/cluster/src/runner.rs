@@ -1,0 +1,312 @@
+//! The searches of a rank. The first rank keeps the clock: it searches as a lone engine would, then stops the
+//! other ranks, collects their results and reports the move the ranks' depth-and-score vote chooses. Every other
+//! rank searches the same position without a clock until the first rank stops it, and sends its result.
+
+use crate::node::{ClusterLink, Outgoing};
+use crate::wire::{Control, CounterSnapshot, RankResult};
+use eldest_board::{Move, Position};
+use eldest_search::{
+    Ballot, Engine, EntryExchange, IterationReport, Score, ScoreBound, SearchControl, SearchLimits,
+    SearchOutcome, lazy_vote, uci_score,
+};
+use eldest_tt::MATE;
+use eldest_uci::{SearchRequest, SearchRunner};
+use std::sync::Arc;
+use std::time::Duration;
+
+/// How long the first rank waits for the other ranks' results after its own search ends. They answer within
+/// a millisecond or two; a rank that misses this is treated as lost.
+pub const RESULT_TIMEOUT: Duration = Duration::from_millis(200);
+
+/// The search score behind a reported score (mates as `MATE − plies`), for the vote.
+fn score_value(score: Score) -> i32 {
+    match score {
+        Score::Centipawns(cp) => cp,
+        Score::Mate(moves) if moves > 0 => MATE - (2 * moves - 1),
+        Score::Mate(moves) => -(MATE + 2 * moves),
+    }
+}
+
+fn connect_exchange(engine: &mut Engine, link: &ClusterLink) {
+    let exchange: Option<Arc<dyn EntryExchange>> = if link.size() > 1 {
+        Some(Arc::clone(link.exchange()) as Arc<dyn EntryExchange>)
+    } else {
+        None
+    };
+    engine.set_entry_exchange(exchange);
+}
+
+/// The first rank's searches.
+#[derive(Debug)]
+pub struct FirstRankRunner {
+    link: Arc<ClusterLink>,
+}
+
+impl FirstRankRunner {
+    /// The runner of the first rank of `link`'s cluster.
+    pub fn new(link: Arc<ClusterLink>) -> FirstRankRunner {
+        FirstRankRunner { link }
+    }
+}
+
+impl SearchRunner for FirstRankRunner {
+    fn run(
+        &self,
+        engine: &mut Engine,
+        request: SearchRequest<'_>,
+        control: &SearchControl,
+        on_iteration: &mut (dyn FnMut(&IterationReport) + Send),
+    ) -> SearchOutcome {
+        let link = &self.link;
+        let search = link.begin_search();
+        connect_exchange(engine, link);
+        let before = link.exchange().snapshot();
+        let own = engine.search(
+            request.root,
+            request.game,
+            request.limits,
+            request.options,
+            control,
+            on_iteration,
+        );
+        if link.size() == 1 {
+            link.end_search();
+            return own;
+        }
+        link.send(Outgoing::ToOthers(Control::Stop(search)));
+        let results = link.collect_results(search, RESULT_TIMEOUT);
+        link.end_search();
+        log_counters(link, search, &own, before, &results);
+        let chosen = choose(request.root, &own, &results);
+        if chosen.best_move != own.best_move {
+            on_iteration(&IterationReport {
+                depth: chosen.depth,
+                seldepth: chosen.depth,
+                multipv: 1,
+                score: chosen.score,
+                bound: ScoreBound::Exact,
+                nodes: chosen.nodes,
+                time: chosen.time,
+                hashfull: engine.hashfull(),
+                pv: chosen.best_move.into_iter().chain(chosen.ponder_move).collect(),
+            });
+        }
+        chosen
+    }
+}
+
+/// The move the ranks vote for: the first rank's outcome, or another rank's where the vote prefers its move.
+/// Nodes are summed over the ranks. A result whose moves are not legal at the root is left out.
+pub fn choose(root: &Position, own: &SearchOutcome, results: &[RankResult]) -> SearchOutcome {
+    let nodes = own.nodes + results.iter().map(|r| r.nodes).sum::<u64>();
+    let mut candidates: Vec<(Ballot, SearchOutcome)> = Vec::new();
+    if let Some(mv) = own.best_move {
+        let ballot = Ballot {
+            depth: own.depth,
+            score: score_value(own.score),
+            mv,
+        };
+        candidates.push((ballot, own.clone()));
+    }
+    for result in results {
+        let Some(mv) = result
+            .best_move
+            .as_deref()
+            .and_then(|text| root.parse_uci_move(text).ok())
+        else {
+            continue;
+        };
+        let ponder_move = result.ponder_move.as_deref().and_then(|text| {
+            let mut next = *root;
+            next.play_unchecked(mv);
+            next.parse_uci_move(text).ok()
+        });
+        let outcome = SearchOutcome {
+            best_move: Some(mv),
+            ponder_move,
+            score: uci_score(result.score),
+            depth: result.depth,
+            nodes,
+            time: own.time,
+        };
+        let ballot = Ballot {
+            depth: result.depth,
+            score: result.score,
+            mv,
+        };
+        candidates.push((ballot, outcome));
+    }
+    let ballots: Vec<Ballot> = candidates.iter().map(|(ballot, _)| *ballot).collect();
+    match lazy_vote(&ballots) {
+        Some(index) => SearchOutcome {
+            nodes,
+            ..candidates.swap_remove(index).1
+        },
+        None => SearchOutcome { nodes, ..own.clone() },
+    }
+}
+
+fn log_counters(
+    link: &ClusterLink,
+    search: u64,
+    own: &SearchOutcome,
+    before: CounterSnapshot,
+    results: &[RankResult],
+) {
+    let now = link.exchange().snapshot();
+    let seconds = own.time.as_secs_f64().max(1e-3);
+    let rounds = now.rounds - before.rounds;
+    let sent = now.sent - before.sent;
+    tracing::info!(
+        target: "eldest_cluster",
+        search,
+        ranks = link.size(),
+        answered = results.len(),
+        nodes_other_ranks = results.iter().map(|r| r.nodes).sum::<u64>(),
+        offered_per_s = ((now.offered - before.offered) as f64 / seconds) as u64,
+        dropped = now.dropped - before.dropped,
+        sent_per_s = (sent as f64 / seconds) as u64,
+        received_per_s = ((now.received - before.received) as f64 / seconds) as u64,
+        stored_per_s = ((now.stored - before.stored) as f64 / seconds) as u64,
+        rounds,
+        batch_fill = sent as f64 / (rounds.max(1) as f64 * crate::wire::BATCH_ENTRIES as f64),
+        floor = now.floor,
+        "exchange counters of the first rank"
+    );
+}
+
+/// The searches of every rank but the first.
+#[derive(Debug)]
+pub struct OtherRankRunner {
+    link: Arc<ClusterLink>,
+}
+
+impl OtherRankRunner {
+    /// The runner of a rank other than the first.
+    pub fn new(link: Arc<ClusterLink>) -> OtherRankRunner {
+        OtherRankRunner { link }
+    }
+}
+
+/// `limits` without the clock: the first rank decides when a search ends.
+pub fn without_clock(limits: &SearchLimits) -> SearchLimits {
+    SearchLimits {
+        move_time: None,
+        clock: None,
+        ..limits.clone()
+    }
+}
+
+impl SearchRunner for OtherRankRunner {
+    fn run(
+        &self,
+        engine: &mut Engine,
+        request: SearchRequest<'_>,
+        control: &SearchControl,
+        on_iteration: &mut (dyn FnMut(&IterationReport) + Send),
+    ) -> SearchOutcome {
+        let link = &self.link;
+        let search = link.begin_search();
+        connect_exchange(engine, link);
+        let limits = without_clock(request.limits);
+        let outcome = engine.search(
+            request.root,
+            request.game,
+            &limits,
+            request.options,
+            control,
+            on_iteration,
+        );
+        let uci = |mv: Option<Move>| mv.map(|mv| request.root.move_to_uci(mv));
+        let ponder = outcome.best_move.and_then(|best| {
+            let mut next = *request.root;
+            next.play_unchecked(best);
+            outcome.ponder_move.map(|mv| next.move_to_uci(mv))
+        });
+        let result = RankResult {
+            rank: link.rank() as u32,
+            search,
+            best_move: uci(outcome.best_move),
+            ponder_move: ponder,
+            score: score_value(outcome.score),
+            depth: outcome.depth,
+            nodes: outcome.nodes,
+            counters: link.exchange().snapshot(),
+        };
+        link.send(Outgoing::ToFirst(Control::Result(result)));
+        link.end_search();
+        outcome
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn scores_go_back_to_search_values() {
+        for value in [0, 35, -120, MATE - 1, MATE - 5, -(MATE - 2), -(MATE - 10)] {
+            assert_eq!(score_value(uci_score(value)), value, "{value}");
+        }
+    }
+
+    fn outcome(root: &Position, mv: &str, score: i32, depth: u32) -> SearchOutcome {
+        SearchOutcome {
+            best_move: Some(root.parse_uci_move(mv).unwrap()),
+            ponder_move: None,
+            score: uci_score(score),
+            depth,
+            nodes: 100,
+            time: Duration::from_millis(5),
+        }
+    }
+
+    fn result(rank: u32, mv: &str, ponder: &str, score: i32, depth: u32) -> RankResult {
+        RankResult {
+            rank,
+            search: 1,
+            best_move: Some(mv.into()),
+            ponder_move: Some(ponder.into()),
+            score,
+            depth,
+            nodes: 50,
+            counters: CounterSnapshot::default(),
+        }
+    }
+
+    #[test]
+    fn the_vote_takes_the_move_deeper_ranks_agree_on() {
+        let root = Position::startpos();
+        let own = outcome(&root, "d2d4", 30, 12);
+        let results = [
+            result(1, "e2e4", "e7e5", 25, 12),
+            result(2, "e2e4", "c7c5", 28, 13),
+        ];
+        let chosen = choose(&root, &own, &results);
+        assert_eq!(root.move_to_uci(chosen.best_move.unwrap()), "e2e4");
+        let mut after = root;
+        after.play_unchecked(chosen.best_move.unwrap());
+        assert_eq!(after.move_to_uci(chosen.ponder_move.unwrap()), "c7c5");
+        assert_eq!((chosen.depth, chosen.nodes), (13, 200));
+    }
+
+    #[test]
+    fn illegal_or_missing_moves_of_other_ranks_are_left_out() {
+        let root = Position::startpos();
+        let own = outcome(&root, "d2d4", 30, 12);
+        let results = [
+            result(1, "e2e5", "e7e5", 900, 40),
+            result(2, "zz", "", 900, 40),
+            RankResult {
+                best_move: None,
+                ..result(3, "e2e4", "", 900, 40)
+            },
+        ];
+        let chosen = choose(&root, &own, &results);
+        assert_eq!(root.move_to_uci(chosen.best_move.unwrap()), "d2d4");
+        // An illegal ponder move is dropped, not the result.
+        let chosen = choose(&root, &own, &[result(1, "e2e4", "e2e4", 80, 20)]);
+        assert_eq!(root.move_to_uci(chosen.best_move.unwrap()), "e2e4");
+        assert_eq!(chosen.ponder_move, None);
+    }
+}

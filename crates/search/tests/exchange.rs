@@ -1,0 +1,97 @@
+//! The entry-exchange hook: what a search offers, and what it does with what it is given.
+
+use eldest_board::Position;
+use eldest_repetition::GameHistory;
+use eldest_search::{Engine, EntryExchange, SearchControl, SearchLimits, SearchOptions, TableEntry};
+use std::sync::{Arc, Mutex};
+
+/// Records what the search offers and delivers what the test put in.
+#[derive(Debug)]
+struct Recorder {
+    min_depth: i32,
+    offered: Mutex<Vec<TableEntry>>,
+    incoming: Mutex<Vec<TableEntry>>,
+}
+
+impl Recorder {
+    fn new(min_depth: i32, incoming: Vec<TableEntry>) -> Arc<Recorder> {
+        Arc::new(Recorder {
+            min_depth,
+            offered: Mutex::new(Vec::new()),
+            incoming: Mutex::new(incoming),
+        })
+    }
+}
+
+impl EntryExchange for Recorder {
+    fn min_depth(&self) -> i32 {
+        self.min_depth
+    }
+
+    fn offer(&self, entry: TableEntry) {
+        self.offered.lock().unwrap().push(entry);
+    }
+
+    fn deliver(&self, store: &mut dyn FnMut(TableEntry)) {
+        self.incoming.lock().unwrap().drain(..).for_each(store);
+    }
+}
+
+fn search(engine: &mut Engine, depth: u32) -> u64 {
+    let root =
+        Position::from_fen("r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N2N2/PP2BPPP/R2QKB1R w KQ - 0 9").unwrap();
+    let game = Arc::new(
+        [(root.key(), root.halfmove_clock())]
+            .into_iter()
+            .collect::<GameHistory>(),
+    );
+    let limits = SearchLimits {
+        depth: Some(depth),
+        ..SearchLimits::default()
+    };
+    let outcome = engine.search(
+        &root,
+        game,
+        &limits,
+        &SearchOptions::default(),
+        &SearchControl::new(),
+        &mut |_| {},
+    );
+    outcome.nodes
+}
+
+#[test]
+fn a_search_offers_only_results_at_least_the_floor_deep_and_without_one_searches_alone() {
+    let mut alone = Engine::new(16).unwrap();
+    let alone_nodes = search(&mut alone, 10);
+    let recorder = Recorder::new(5, Vec::new());
+    let mut sharing = Engine::new(16).unwrap();
+    sharing.set_entry_exchange(Some(recorder.clone()));
+    // Offering changes nothing in the search itself.
+    assert_eq!(search(&mut sharing, 10), alone_nodes);
+    let offered = recorder.offered.lock().unwrap();
+    assert!(!offered.is_empty());
+    assert!(
+        offered.iter().all(|entry| entry.depth >= 5),
+        "a shallow entry offered"
+    );
+}
+
+#[test]
+fn delivered_results_are_stored_and_used() {
+    let first = Recorder::new(1, Vec::new());
+    let mut engine = Engine::new(16).unwrap();
+    engine.set_entry_exchange(Some(first.clone()));
+    let first_nodes = search(&mut engine, 10);
+    // A fresh engine given everything the first stored repeats the search in far fewer nodes.
+    let entries = std::mem::take(&mut *first.offered.lock().unwrap());
+    let second = Recorder::new(1, entries);
+    let mut other = Engine::new(16).unwrap();
+    other.set_entry_exchange(Some(second.clone()));
+    let second_nodes = search(&mut other, 10);
+    assert!(second.incoming.lock().unwrap().is_empty(), "everything delivered");
+    assert!(
+        second_nodes * 2 < first_nodes,
+        "{second_nodes} nodes with the other's table, {first_nodes} without"
+    );
+}
