@@ -78,19 +78,18 @@ impl SearchRunner for FirstRankRunner {
         link.end_search();
         log_counters(link, search, &own, before, &results);
         let chosen = choose(request.root, &own, &results);
-        if chosen.best_move != own.best_move {
-            on_iteration(&IterationReport {
-                depth: chosen.depth,
-                seldepth: chosen.depth,
-                multipv: 1,
-                score: chosen.score,
-                bound: ScoreBound::Exact,
-                nodes: chosen.nodes,
-                time: chosen.time,
-                hashfull: engine.hashfull(),
-                pv: chosen.best_move.into_iter().chain(chosen.ponder_move).collect(),
-            });
-        }
+        // The ranks' answer as the last line before `bestmove`: every rank's nodes, the vote's move and score.
+        on_iteration(&IterationReport {
+            depth: chosen.depth,
+            seldepth: chosen.depth,
+            multipv: 1,
+            score: chosen.score,
+            bound: ScoreBound::Exact,
+            nodes: chosen.nodes,
+            time: chosen.time,
+            hashfull: engine.hashfull(),
+            pv: chosen.best_move.into_iter().chain(chosen.ponder_move).collect(),
+        });
         chosen
     }
 }

@@ -49,27 +49,16 @@ pub struct BenchArgs {
     knobs: eldest_search::parallel::cli::KnobArgs,
     /// The static evaluation (PeSTO's tables unless told otherwise, as in the engine).
     #[command(flatten)]
-    eval: eldest_search::EvalArgs,
+    pub(crate) eval: eldest_search::EvalArgs,
     /// Write one JSON object per position on stdout (before the final `<N> nodes <M> nps` line).
     #[arg(long)]
-    json: bool,
+    pub(crate) json: bool,
 }
 
 /// Runs the bench; exit code 2 for a bad position file, 1 for an output or allocation failure.
 pub fn run(args: &BenchArgs) -> ExitCode {
-    let positions = match &args.positions {
-        Some(path) => match read_positions(path) {
-            Ok(positions) => positions,
-            Err(message) => {
-                eprintln!("error: {message}");
-                return ExitCode::from(2);
-            }
-        },
-        None => args.set.unwrap_or(BenchSet::Short).positions(),
-    };
-    let mut config = config(args);
-    config.evaluation = match args.eval.evaluation() {
-        Ok(evaluation) => evaluation,
+    let (positions, config) = match positions_and_config(args) {
+        Ok(both) => both,
         Err(message) => {
             eprintln!("error: {message}");
             return ExitCode::from(2);
@@ -79,14 +68,7 @@ pub fn run(args: &BenchArgs) -> ExitCode {
     let mut out = std::io::stdout().lock();
     let mut write_error = None;
     let result = run_bench_with(&config, &positions, &mut |result| {
-        eprintln!(
-            "position {:2}/{count}: {:>9} nodes {:>6} ms {} | {}",
-            result.index + 1,
-            result.outcome.nodes,
-            result.time.as_millis(),
-            format_bestmove(&result.outcome, false),
-            result.position.to_fen()
-        );
+        eprintln!("{}", position_line(result, count));
         if args.json
             && write_error.is_none()
             && let Err(error) = writeln!(out, "{}", position_json(result))
@@ -101,6 +83,31 @@ pub fn run(args: &BenchArgs) -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
+    eprintln!("{}, {:.3} s", describe(&config, count), result.time.as_secs_f64());
+    let written = match write_error {
+        Some(error) => Err(error),
+        None => writeln!(out, "{} nodes {} nps", result.nodes, result.nps).and_then(|()| out.flush()),
+    };
+    if let Err(error) = written {
+        eprintln!("error: cannot write the result: {error}");
+        return ExitCode::FAILURE;
+    }
+    ExitCode::SUCCESS
+}
+
+/// The positions and the configuration the flags ask for.
+pub(crate) fn positions_and_config(args: &BenchArgs) -> Result<(Vec<Position>, BenchConfig), String> {
+    let positions = match &args.positions {
+        Some(path) => read_positions(path)?,
+        None => args.set.unwrap_or(BenchSet::Short).positions(),
+    };
+    let mut config = config(args);
+    config.evaluation = args.eval.evaluation()?;
+    Ok((positions, config))
+}
+
+/// The run in words, for the summary line on stderr.
+pub(crate) fn describe(config: &BenchConfig, count: usize) -> String {
     let limit = match config.limit {
         BenchLimit::Depth(depth) => format!("depth {depth}"),
         BenchLimit::MoveTime(time) => format!("movetime {} ms", time.as_millis()),
@@ -114,24 +121,25 @@ pub fn run(args: &BenchArgs) -> ExitCode {
         eldest_search::Evaluation::Pesto => "",
         eldest_search::Evaluation::Nnue(_) => ", network evaluation",
     };
-    eprintln!(
-        "{limit}, {count} positions, {} threads ({}){tables}{evaluation}, {:.3} s",
-        config.threads,
-        config.parallel.algorithm,
-        result.time.as_secs_f64()
-    );
-    let written = match write_error {
-        Some(error) => Err(error),
-        None => writeln!(out, "{} nodes {} nps", result.nodes, result.nps).and_then(|()| out.flush()),
-    };
-    if let Err(error) = written {
-        eprintln!("error: cannot write the result: {error}");
-        return ExitCode::FAILURE;
-    }
-    ExitCode::SUCCESS
+    format!(
+        "{limit}, {count} positions, {} threads ({}){tables}{evaluation}",
+        config.threads, config.parallel.algorithm
+    )
 }
 
-fn config(args: &BenchArgs) -> BenchConfig {
+/// The stderr line of one position.
+pub(crate) fn position_line(result: &BenchPosition<'_>, count: usize) -> String {
+    format!(
+        "position {:2}/{count}: {:>9} nodes {:>6} ms {} | {}",
+        result.index + 1,
+        result.outcome.nodes,
+        result.time.as_millis(),
+        format_bestmove(&result.outcome, false),
+        result.position.to_fen()
+    )
+}
+
+pub(crate) fn config(args: &BenchArgs) -> BenchConfig {
     let set = args.set.unwrap_or(BenchSet::Short);
     let mut config = BenchConfig::signature(args.depth.unwrap_or(set.default_depth()));
     config.keep_tables = args.keep_tables || set.keeps_tables();
@@ -155,7 +163,7 @@ pub(crate) fn read_positions(path: &Path) -> Result<Vec<Position>, String> {
 
 /// One position's result as a single-line JSON object (every string is a FEN or a UCI move, which hold no
 /// character JSON must escape).
-fn position_json(result: &BenchPosition<'_>) -> String {
+pub(crate) fn position_json(result: &BenchPosition<'_>) -> String {
     let outcome = &result.outcome;
     let best = outcome
         .best_move

@@ -14,6 +14,8 @@
 #![forbid(unsafe_code)]
 
 mod bench;
+#[cfg(feature = "cluster")]
+mod cluster_bench;
 mod datagen;
 mod logging;
 
@@ -71,6 +73,9 @@ fn main() -> ExitCode {
     match cli.command {
         None => uci(log),
         Some(Command::Perft { depth, fen }) => perft(depth, &fen),
+        #[cfg(feature = "cluster")]
+        Some(Command::Bench(args)) => cluster_bench::run(&args),
+        #[cfg(not(feature = "cluster"))]
         Some(Command::Bench(args)) => bench::run(&args),
         Some(Command::Tunables) => tunables(),
         Some(Command::Datagen(args)) => datagen::run(&args),

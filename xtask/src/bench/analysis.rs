@@ -341,6 +341,7 @@ mod tests {
             hash_mib: 16,
             knobs: vec![],
             engine: "eldest".into(),
+            launcher: Vec::new(),
         }
     }
 

@@ -35,7 +35,8 @@ const BUSY_WARNING_PERCENT: f64 = 15.0;
     after_help = "Examples:\n  cargo xtask bench\n  cargo xtask bench --threads 1,2,4,8,16 --depth 16 \
                         --repeat 5 --out bench-16\n  cargo xtask bench --set long --threads 1,2 --repeat 5\n  \
                         cargo xtask bench --set game --movetime 70\n  target/release/xtask bench --engine target/release/eldest   \
-                        (a machine without Rust)\n  cargo xtask bench --compare old/bench.json new/bench.json\n  \
+                        (a machine without Rust)\n  cargo xtask bench --set long --threads 1 --launcher \"mpirun -np 2\" \
+                        --engine target/release/eldest   (the cluster build)\n  cargo xtask bench --compare old/bench.json new/bench.json\n  \
                         cargo xtask bench --signature\n\nMetrics: docs/bench.md"
 )]
 pub struct Args {
@@ -84,6 +85,11 @@ pub struct Args {
     /// A prebuilt eldest binary (skips `cargo build --release`).
     #[arg(long)]
     engine: Option<PathBuf>,
+    /// Start every run of the engine under this command, whose words come before the engine's path: "mpirun -np
+    /// 2" runs the cluster build (`--features cluster`) as two MPI ranks of --threads threads each
+    /// (docs/cluster.md). Not checked against the CPU count.
+    #[arg(long, value_name = "COMMAND")]
+    launcher: Option<String>,
     /// The parallel algorithms' research knobs (engine defaults if absent), passed on to `eldest bench`.
     #[command(flatten)]
     knobs: eldest_search::parallel::cli::KnobArgs,
@@ -150,6 +156,7 @@ fn settings(args: &Args, engine: &Path) -> Result<Settings, String> {
     threads.sort_unstable();
     threads.dedup();
     if !args.oversubscribe
+        && args.launcher.is_none()
         && let Some(too_many) = threads.iter().find(|&&t| t > cpus)
     {
         return Err(format!(
@@ -204,6 +211,11 @@ fn settings(args: &Args, engine: &Path) -> Result<Settings, String> {
         hash_mib: args.hash,
         knobs,
         engine: engine.display().to_string(),
+        launcher: args
+            .launcher
+            .as_deref()
+            .map(|words| words.split_whitespace().map(str::to_string).collect())
+            .unwrap_or_default(),
     })
 }
 

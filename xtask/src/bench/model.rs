@@ -105,6 +105,9 @@ pub struct Settings {
     pub knobs: Vec<String>,
     /// The engine binary.
     pub engine: String,
+    /// The command the engine was started under (`mpirun -np 2`), word by word; empty for none.
+    #[serde(default)]
+    pub launcher: Vec<String>,
 }
 
 impl Settings {
@@ -114,6 +117,11 @@ impl Settings {
             (Some(set), _) => format!("{set} set"),
             (None, "built-in") => "short set".to_string(),
             (None, path) => path.to_string(),
+        };
+        let what = if self.launcher.is_empty() {
+            what
+        } else {
+            format!("{what}, under `{}`", self.launcher.join(" "))
         };
         if self.keep_tables {
             format!("{what}, tables kept")

@@ -25,7 +25,14 @@ pub struct Job<'a> {
 /// When the engine cannot start, fails, or writes something that is not its bench output.
 pub fn run(engine: &Path, settings: &Settings, job: Job<'_>, progress: &ProgressBar) -> Result<Run, String> {
     let busy = machine_busy_percent(Duration::from_millis(300));
-    let mut command = Command::new(engine);
+    let mut command = match settings.launcher.split_first() {
+        Some((program, words)) => {
+            let mut command = Command::new(program);
+            command.args(words).arg(engine);
+            command
+        }
+        None => Command::new(engine),
+    };
     command.arg("bench");
     if let Some(depth) = settings.depth {
         command.arg(depth.to_string());
