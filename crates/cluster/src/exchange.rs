@@ -7,7 +7,7 @@
 //! batches were nearly full or entries were dropped, and falls by one when they were mostly empty, so the
 //! rounds carry the deepest results the link can take.
 
-use crate::wire::{BATCH_ENTRIES, CounterSnapshot};
+use crate::wire::{BATCH_BUSY_HINTS, BATCH_ENTRIES, CounterSnapshot};
 use crossbeam_queue::ArrayQueue;
 use eldest_search::{EntryExchange, TableEntry};
 use std::sync::Mutex;
@@ -25,6 +25,13 @@ pub const ADAPT_ROUNDS: u64 = 16;
 const OUTBOX_ENTRIES: usize = 4 * BATCH_ENTRIES;
 /// Entries the inbox holds before newer ones are dropped.
 const INBOX_ENTRIES: usize = 64 * BATCH_ENTRIES;
+/// Busy hints waiting to be sent.
+const BUSY_OUTBOX: usize = 4 * BATCH_BUSY_HINTS;
+/// Slots of the table of other ranks' busy hints (direct-mapped by the hint's low bits).
+const BUSY_SLOTS: usize = 1 << 14;
+/// Rounds a busy hint stays valid: the other rank's node is presumed finished after this (a Weill node's hint
+/// also ends when its result arrives).
+pub const BUSY_ROUNDS: u64 = 32;
 
 /// One rank's exchange state, shared by its search threads and its communication thread.
 ///
@@ -55,6 +62,13 @@ pub struct ClusterExchange {
     rounds: AtomicU64,
     /// Entries sent and drops seen since the floor was last adjusted.
     window: Mutex<(u64, u64)>,
+    busy_outbox: ArrayQueue<u64>,
+    /// Other ranks' busy hints: the hint, and the round it arrived in.
+    busy_hints: Vec<AtomicU64>,
+    busy_since: Vec<AtomicU64>,
+    busy_sent: AtomicU64,
+    busy_received: AtomicU64,
+    busy_hits: AtomicU64,
 }
 
 impl Default for ClusterExchange {
@@ -77,6 +91,32 @@ impl ClusterExchange {
             stored: AtomicU64::new(0),
             rounds: AtomicU64::new(0),
             window: Mutex::new((0, 0)),
+            busy_outbox: ArrayQueue::new(BUSY_OUTBOX),
+            busy_hints: (0..BUSY_SLOTS).map(|_| AtomicU64::new(0)).collect(),
+            busy_since: (0..BUSY_SLOTS).map(|_| AtomicU64::new(0)).collect(),
+            busy_sent: AtomicU64::new(0),
+            busy_received: AtomicU64::new(0),
+            busy_hits: AtomicU64::new(0),
+        }
+    }
+
+    /// Up to one batch of the busy hints this rank offered, oldest first.
+    pub fn take_busy(&self) -> Vec<u64> {
+        let hints: Vec<u64> = std::iter::from_fn(|| self.busy_outbox.pop())
+            .take(BATCH_BUSY_HINTS)
+            .collect();
+        self.busy_sent.fetch_add(hints.len() as u64, Ordering::Relaxed);
+        hints
+    }
+
+    /// Busy hints other ranks sent: each holds for [`BUSY_ROUNDS`] rounds.
+    pub fn receive_busy(&self, hints: impl IntoIterator<Item = u64>) {
+        let round = self.rounds.load(Ordering::Relaxed);
+        for hint in hints {
+            self.busy_received.fetch_add(1, Ordering::Relaxed);
+            let slot = busy_slot(hint);
+            self.busy_hints[slot].store(hint, Ordering::Relaxed);
+            self.busy_since[slot].store(round, Ordering::Relaxed);
         }
     }
 
@@ -94,6 +134,13 @@ impl ClusterExchange {
         let mut inbox = self.inbox.lock().unwrap_or_else(|e| e.into_inner());
         for entry in entries {
             self.received.fetch_add(1, Ordering::Relaxed);
+            // The result of a node another rank announced: it is no longer being searched there.
+            let _ = self.busy_hints[busy_slot(entry.key)].compare_exchange(
+                entry.key,
+                0,
+                Ordering::Relaxed,
+                Ordering::Relaxed,
+            );
             if inbox.len() < INBOX_ENTRIES {
                 inbox.push(entry);
             }
@@ -132,6 +179,9 @@ impl ClusterExchange {
             received: self.received.load(Ordering::Relaxed),
             stored: self.stored.load(Ordering::Relaxed),
             rounds: self.rounds.load(Ordering::Relaxed),
+            busy_sent: self.busy_sent.load(Ordering::Relaxed),
+            busy_received: self.busy_received.load(Ordering::Relaxed),
+            busy_hits: self.busy_hits.load(Ordering::Relaxed),
             floor: self.floor.load(Ordering::Relaxed),
         }
     }
@@ -154,6 +204,27 @@ impl EntryExchange for ClusterExchange {
         self.stored.fetch_add(entries.len() as u64, Ordering::Relaxed);
         entries.into_iter().for_each(store);
     }
+
+    fn offer_busy(&self, busy: u64) {
+        // A hint that does not fit is simply not sent: the other ranks then search the node too.
+        let _ = self.busy_outbox.push(busy);
+    }
+
+    fn busy_elsewhere(&self, busy: u64) -> bool {
+        let slot = busy_slot(busy);
+        let found = busy != 0
+            && self.busy_hints[slot].load(Ordering::Relaxed) == busy
+            && self.rounds.load(Ordering::Relaxed) - self.busy_since[slot].load(Ordering::Relaxed)
+                <= BUSY_ROUNDS;
+        if found {
+            self.busy_hits.fetch_add(1, Ordering::Relaxed);
+        }
+        found
+    }
+}
+
+fn busy_slot(hint: u64) -> usize {
+    (hint as usize) & (BUSY_SLOTS - 1)
 }
 
 #[cfg(test)]
@@ -202,6 +273,28 @@ mod tests {
             exchange.finish_round(BATCH_ENTRIES);
         }
         assert_eq!(exchange.min_depth(), MAX_FLOOR);
+    }
+
+    #[test]
+    fn busy_hints_hold_until_their_result_arrives_or_they_expire() {
+        let exchange = ClusterExchange::new();
+        exchange.offer_busy(77);
+        assert_eq!(exchange.take_busy(), [77]);
+        exchange.receive_busy([8, 9]);
+        assert!(exchange.busy_elsewhere(8) && exchange.busy_elsewhere(9));
+        assert!(!exchange.busy_elsewhere(10));
+        // Node 8's result arrives: it is no longer searched there.
+        exchange.receive([entry(8)]);
+        assert!(!exchange.busy_elsewhere(8));
+        for _ in 0..=BUSY_ROUNDS {
+            exchange.finish_round(0);
+        }
+        assert!(!exchange.busy_elsewhere(9), "expired");
+        let counters = exchange.snapshot();
+        assert_eq!(
+            (counters.busy_sent, counters.busy_received, counters.busy_hits),
+            (1, 2, 2)
+        );
     }
 
     #[test]

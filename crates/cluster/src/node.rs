@@ -165,7 +165,8 @@ pub(crate) fn serve<T: Transport>(
     }
     loop {
         let batch = link.exchange.take_batch();
-        encode_batch(&mut send, quitting, &batch);
+        let busy = link.exchange.take_busy();
+        encode_batch(&mut send, quitting, &batch, &busy);
         transport.all_gather(&send, &mut gathered, &mut || {
             poll(&mut quitting);
             std::thread::sleep(link.poll_interval());
@@ -182,6 +183,7 @@ pub(crate) fn serve<T: Transport>(
             }
             if from != rank {
                 link.exchange.receive(received.entries);
+                link.exchange.receive_busy(received.busy);
             }
         }
         link.exchange.finish_round(batch.len());

@@ -168,6 +168,9 @@ fn log_counters(
         received_per_s = ((now.received - before.received) as f64 / seconds) as u64,
         stored_per_s = ((now.stored - before.stored) as f64 / seconds) as u64,
         rounds,
+        busy_sent = now.busy_sent - before.busy_sent,
+        busy_received = now.busy_received - before.busy_received,
+        busy_hits = now.busy_hits - before.busy_hits,
         batch_fill = sent as f64 / (rounds.max(1) as f64 * crate::wire::BATCH_ENTRIES as f64),
         floor = now.floor,
         "exchange counters of the first rank"

@@ -8,11 +8,17 @@ use eldest_search::{TABLE_ENTRY_BYTES, TableEntry};
 /// Entries in one rank's share of an exchange round.
 pub const BATCH_ENTRIES: usize = 256;
 
+/// Busy hints (both ABDADAs' "being searched" across ranks) in one rank's share of a round.
+pub const BATCH_BUSY_HINTS: usize = 128;
+
 /// Bytes before the entries of a batch: flags, then the entry count.
 const BATCH_HEADER_BYTES: usize = 4;
 
-/// Bytes of one rank's share of an exchange round (4 KiB of entries and the header).
-pub const BATCH_BYTES: usize = BATCH_HEADER_BYTES + BATCH_ENTRIES * TABLE_ENTRY_BYTES;
+/// Where the busy hints start: their count, two bytes of padding, then 8 bytes a hint.
+const BUSY_OFFSET: usize = BATCH_HEADER_BYTES + BATCH_ENTRIES * TABLE_ENTRY_BYTES;
+
+/// Bytes of one rank's share of an exchange round: the header, 4 KiB of entries, the busy hints (1 KiB).
+pub const BATCH_BYTES: usize = BUSY_OFFSET + 4 + BATCH_BUSY_HINTS * 8;
 
 /// Header flag: the rank is shutting down; every rank leaves the exchange after this round.
 const FLAG_QUIT: u8 = 1;
@@ -26,10 +32,13 @@ pub struct Batch {
     pub entries: Vec<TableEntry>,
     /// How many entries were corrupt.
     pub corrupt: usize,
+    /// The nodes (Weill) or moves (Kerrigan) the rank started searching: both ABDADAs' busy hints.
+    pub busy: Vec<u64>,
 }
 
-/// Writes a batch into `buffer` (exactly [`BATCH_BYTES`] long); at most [`BATCH_ENTRIES`] entries are written.
-pub fn encode_batch(buffer: &mut [u8], quit: bool, entries: &[TableEntry]) {
+/// Writes a batch into `buffer` (exactly [`BATCH_BYTES`] long); at most [`BATCH_ENTRIES`] entries and
+/// [`BATCH_BUSY_HINTS`] busy hints are written.
+pub fn encode_batch(buffer: &mut [u8], quit: bool, entries: &[TableEntry], busy: &[u64]) {
     let count = entries.len().min(BATCH_ENTRIES);
     buffer.fill(0);
     buffer[0] = if quit { FLAG_QUIT } else { 0 };
@@ -40,6 +49,11 @@ pub fn encode_batch(buffer: &mut [u8], quit: bool, entries: &[TableEntry]) {
     {
         slot.copy_from_slice(&entry.to_bytes());
     }
+    let hints = busy.len().min(BATCH_BUSY_HINTS);
+    buffer[BUSY_OFFSET..BUSY_OFFSET + 2].copy_from_slice(&(hints as u16).to_le_bytes());
+    for (slot, hint) in buffer[BUSY_OFFSET + 4..].chunks_exact_mut(8).zip(&busy[..hints]) {
+        slot.copy_from_slice(&hint.to_le_bytes());
+    }
 }
 
 /// Reads one rank's share of a round, or `None` when its header is impossible.
@@ -48,9 +62,15 @@ pub fn decode_batch(bytes: &[u8]) -> Option<Batch> {
         return None;
     }
     let count = usize::from(u16::from_le_bytes([bytes[2], bytes[3]]));
-    if count > BATCH_ENTRIES {
+    let hints = usize::from(u16::from_le_bytes([bytes[BUSY_OFFSET], bytes[BUSY_OFFSET + 1]]));
+    if count > BATCH_ENTRIES || hints > BATCH_BUSY_HINTS {
         return None;
     }
+    let busy = bytes[BUSY_OFFSET + 4..]
+        .chunks_exact(8)
+        .take(hints)
+        .map(|chunk| u64::from_le_bytes(chunk.try_into().unwrap_or_default()))
+        .collect();
     let mut entries = Vec::with_capacity(count);
     for chunk in bytes[BATCH_HEADER_BYTES..]
         .chunks_exact(TABLE_ENTRY_BYTES)
@@ -62,6 +82,7 @@ pub fn decode_batch(bytes: &[u8]) -> Option<Batch> {
         quit: bytes[0] & FLAG_QUIT != 0,
         corrupt: count - entries.len(),
         entries,
+        busy,
     })
 }
 
@@ -101,6 +122,12 @@ pub struct CounterSnapshot {
     pub stored: u64,
     /// Exchange rounds completed.
     pub rounds: u64,
+    /// Busy hints sent.
+    pub busy_sent: u64,
+    /// Busy hints received.
+    pub busy_received: u64,
+    /// Moves this rank deferred because another rank announced it was searching them.
+    pub busy_hits: u64,
     /// The depth floor at the moment of the snapshot.
     pub floor: i32,
 }
@@ -141,7 +168,17 @@ impl Control {
                 bytes.extend_from_slice(&result.depth.to_le_bytes());
                 bytes.extend_from_slice(&result.nodes.to_le_bytes());
                 let c = &result.counters;
-                for value in [c.offered, c.dropped, c.sent, c.received, c.stored, c.rounds] {
+                for value in [
+                    c.offered,
+                    c.dropped,
+                    c.sent,
+                    c.received,
+                    c.stored,
+                    c.rounds,
+                    c.busy_sent,
+                    c.busy_received,
+                    c.busy_hits,
+                ] {
                     bytes.extend_from_slice(&value.to_le_bytes());
                 }
                 bytes.extend_from_slice(&c.floor.to_le_bytes());
@@ -204,6 +241,9 @@ fn decode_result(bytes: &[u8]) -> Option<RankResult> {
         received: fields.u64()?,
         stored: fields.u64()?,
         rounds: fields.u64()?,
+        busy_sent: fields.u64()?,
+        busy_received: fields.u64()?,
+        busy_hits: fields.u64()?,
         floor: i32::from_le_bytes(fields.take()?),
     };
     let best_move = fields.text()?;
@@ -240,20 +280,26 @@ mod tests {
     fn a_batch_survives_its_bytes_and_is_cut_at_its_capacity() {
         let entries: Vec<TableEntry> = (0..300).map(entry).collect();
         let mut buffer = vec![0; BATCH_BYTES];
-        encode_batch(&mut buffer, true, &entries);
+        let busy: Vec<u64> = (1..200).collect();
+        encode_batch(&mut buffer, true, &entries, &busy);
         let batch = decode_batch(&buffer).unwrap();
         assert!(batch.quit);
         assert_eq!(batch.entries, entries[..BATCH_ENTRIES]);
-        encode_batch(&mut buffer, false, &entries[..3]);
+        assert_eq!(batch.busy, busy[..BATCH_BUSY_HINTS]);
+        encode_batch(&mut buffer, false, &entries[..3], &[u64::MAX]);
         let batch = decode_batch(&buffer).unwrap();
         assert_eq!((batch.quit, batch.entries.len(), batch.corrupt), (false, 3, 0));
+        assert_eq!(batch.busy, [u64::MAX]);
     }
 
     #[test]
     fn corrupt_batches_and_entries_are_refused() {
         let mut buffer = vec![0; BATCH_BYTES];
-        encode_batch(&mut buffer, false, &[entry(1), entry(2)]);
+        encode_batch(&mut buffer, false, &[entry(1), entry(2)], &[]);
         let mut bad_flags = buffer.clone();
+        let mut bad_hints = buffer.clone();
+        bad_hints[BUSY_OFFSET..BUSY_OFFSET + 2].copy_from_slice(&1000u16.to_le_bytes());
+        assert_eq!(decode_batch(&bad_hints), None);
         bad_flags[0] = 0x80;
         let mut bad_count = buffer.clone();
         bad_count[2..4].copy_from_slice(&1000u16.to_le_bytes());
@@ -283,6 +329,9 @@ mod tests {
                 received: 4,
                 stored: 5,
                 rounds: 6,
+                busy_sent: 8,
+                busy_received: 9,
+                busy_hits: 10,
                 floor: 7,
             },
         };

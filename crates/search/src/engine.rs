@@ -251,8 +251,16 @@ impl Engine {
             worker.root_allowed.clone_from(&allowed);
         }
         let settings = options.parallel;
-        // One thread is the plain serial search, whatever the algorithm (see `parallel`).
-        let mut algorithm = if threads == 1 {
+        // Both ABDADAs in a cluster tell the other processes what they search, even with one thread.
+        let busy_hints = settings.cluster_busy_hints
+            && self.exchange.is_some()
+            && matches!(
+                settings.algorithm,
+                ParallelAlgorithm::Abdada | ParallelAlgorithm::SimplifiedAbdada
+            );
+        // One thread is the plain serial search, whatever the algorithm (see `parallel`), but for a cluster's
+        // busy hints.
+        let mut algorithm = if threads == 1 && !busy_hints {
             ParallelAlgorithm::Lazy
         } else {
             settings.algorithm
@@ -317,6 +325,7 @@ impl Engine {
                 || (abdadas && settings.abdada_staggered_depths),
             completed: &completed,
         };
+        let remote = self.exchange.as_deref().filter(|_| settings.cluster_busy_hints);
         let workers = &mut self.workers;
         let pool = &self.pool;
         let mut results = match algorithm {
@@ -330,6 +339,7 @@ impl Engine {
                     cutoff_checks: settings.cutoff_checks,
                     enter_before_pruning: settings.abdada_enter_before_pruning,
                     ancestor_checks: settings.ancestor_checks,
+                    remote,
                 };
                 run_root_threads(pool, workers, &shared, &plan.with_hooks(&hooks), on_iteration)
             }
@@ -358,6 +368,7 @@ impl Engine {
                         defer_depth: settings.defer_depth,
                         cutoff_checks: settings.cutoff_checks,
                         ancestor_checks: settings.ancestor_checks,
+                        remote,
                     };
                     run_root_threads(pool, workers, &shared, &plan.with_hooks(&hooks), on_iteration)
                 }
@@ -367,6 +378,7 @@ impl Engine {
                         defer_depth: settings.defer_depth,
                         cutoff_checks: settings.cutoff_checks,
                         ancestor_checks: settings.ancestor_checks,
+                        remote,
                     };
                     run_root_threads(pool, workers, &shared, &plan.with_hooks(&hooks), on_iteration)
                 }

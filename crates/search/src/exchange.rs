@@ -160,6 +160,16 @@ pub trait EntryExchange: Send + Sync + fmt::Debug {
     fn offer(&self, entry: TableEntry);
     /// Hands every result received since the last call to `store`.
     fn deliver(&self, store: &mut dyn FnMut(TableEntry));
+
+    /// Both ABDADAs: this process starts searching `busy` — a node's key (Weill) or a move's hash (Kerrigan) — at
+    /// least [`min_depth`](EntryExchange::min_depth) deep. The default tells nobody.
+    fn offer_busy(&self, _busy: u64) {}
+
+    /// Both ABDADAs: whether another process announced it is searching `busy` and has not finished it. The
+    /// default knows of none.
+    fn busy_elsewhere(&self, _busy: u64) -> bool {
+        false
+    }
 }
 
 #[cfg(test)]

@@ -2,7 +2,9 @@
 
 use eldest_board::Position;
 use eldest_repetition::GameHistory;
-use eldest_search::{Engine, EntryExchange, SearchControl, SearchLimits, SearchOptions, TableEntry};
+use eldest_search::{
+    Engine, EntryExchange, ParallelAlgorithm, SearchControl, SearchLimits, SearchOptions, TableEntry,
+};
 use std::sync::{Arc, Mutex};
 
 /// Records what the search offers and delivers what the test put in.
@@ -11,6 +13,10 @@ struct Recorder {
     min_depth: i32,
     offered: Mutex<Vec<TableEntry>>,
     incoming: Mutex<Vec<TableEntry>>,
+    /// Busy hints offered.
+    busy: Mutex<Vec<u64>>,
+    /// Whether every node or move is said to be searched elsewhere.
+    all_busy_elsewhere: bool,
 }
 
 impl Recorder {
@@ -19,6 +25,8 @@ impl Recorder {
             min_depth,
             offered: Mutex::new(Vec::new()),
             incoming: Mutex::new(incoming),
+            busy: Mutex::new(Vec::new()),
+            all_busy_elsewhere: false,
         })
     }
 }
@@ -35,9 +43,22 @@ impl EntryExchange for Recorder {
     fn deliver(&self, store: &mut dyn FnMut(TableEntry)) {
         self.incoming.lock().unwrap().drain(..).for_each(store);
     }
+
+    fn offer_busy(&self, busy: u64) {
+        self.busy.lock().unwrap().push(busy);
+    }
+
+    fn busy_elsewhere(&self, _busy: u64) -> bool {
+        self.all_busy_elsewhere
+    }
 }
 
 fn search(engine: &mut Engine, depth: u32) -> u64 {
+    search_with(engine, depth, &SearchOptions::default()).0
+}
+
+/// Nodes, move and deferred moves of a search of the test position.
+fn search_with(engine: &mut Engine, depth: u32, options: &SearchOptions) -> (u64, String, u64) {
     let root =
         Position::from_fen("r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N2N2/PP2BPPP/R2QKB1R w KQ - 0 9").unwrap();
     let game = Arc::new(
@@ -49,15 +70,13 @@ fn search(engine: &mut Engine, depth: u32) -> u64 {
         depth: Some(depth),
         ..SearchLimits::default()
     };
-    let outcome = engine.search(
-        &root,
-        game,
-        &limits,
-        &SearchOptions::default(),
-        &SearchControl::new(),
-        &mut |_| {},
-    );
-    outcome.nodes
+    let outcome = engine.search(&root, game, &limits, options, &SearchControl::new(), &mut |_| {});
+    let deferred = engine.thread_stats().iter().map(|s| s.deferred_moves).sum();
+    (
+        outcome.nodes,
+        root.move_to_uci(outcome.best_move.unwrap()),
+        deferred,
+    )
 }
 
 #[test]
@@ -94,4 +113,42 @@ fn delivered_results_are_stored_and_used() {
         second_nodes * 2 < first_nodes,
         "{second_nodes} nodes with the other's table, {first_nodes} without"
     );
+}
+
+#[test]
+fn both_abdadas_announce_what_they_search_and_defer_what_others_search() {
+    for algorithm in [ParallelAlgorithm::Abdada, ParallelAlgorithm::SimplifiedAbdada] {
+        let mut options = SearchOptions::default();
+        options.parallel.algorithm = algorithm;
+        let (plain_nodes, _, _) = search_with(&mut Engine::new(16).unwrap(), 10, &options);
+        // One thread with an exchange: the algorithm's hooks run, and announce what they search.
+        let quiet = Recorder::new(5, Vec::new());
+        let mut engine = Engine::new(16).unwrap();
+        engine.set_entry_exchange(Some(quiet.clone()));
+        search_with(&mut engine, 10, &options);
+        assert!(
+            !quiet.busy.lock().unwrap().is_empty(),
+            "{algorithm}: no busy hint"
+        );
+        // Told that everything is searched elsewhere, the thread defers every younger brother it may (the
+        // order changes, and with it the tree and perhaps the move) and still completes its search.
+        let mut everything = Recorder::new(5, Vec::new());
+        Arc::get_mut(&mut everything).unwrap().all_busy_elsewhere = true;
+        let mut engine = Engine::new(16).unwrap();
+        engine.set_entry_exchange(Some(everything));
+        let (_, mv, deferred) = search_with(&mut engine, 10, &options);
+        assert!(deferred > 0, "{algorithm}: nothing deferred");
+        assert!(!mv.is_empty());
+        // With the knob off, a rank of one thread searches exactly as alone and announces nothing.
+        options.parallel.cluster_busy_hints = false;
+        let silent = Recorder::new(5, Vec::new());
+        let mut engine = Engine::new(16).unwrap();
+        engine.set_entry_exchange(Some(silent.clone()));
+        assert_eq!(
+            search_with(&mut engine, 10, &options).0,
+            plain_nodes,
+            "{algorithm}"
+        );
+        assert!(silent.busy.lock().unwrap().is_empty());
+    }
 }

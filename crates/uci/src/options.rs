@@ -512,6 +512,7 @@ mod tests {
                 "option name AncestorChecks type check default true",
                 "option name SkipCompletedIterations type check default true",
                 "option name StaggeredDepths type check default false",
+                "option name ClusterBusyHints type check default true",
                 "option name LazyVote type check default true",
             ]
         );

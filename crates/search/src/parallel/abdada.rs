@@ -9,8 +9,9 @@
 //! finds another thread's stored result cutting a node above it (`AncestorChecks`, the node routine's ancestor
 //! checks), where Weill's thread would search it to the end.
 
+use crate::exchange::EntryExchange;
 use crate::hooks::{MoveContext, SearchHooks};
-use eldest_tt::{ExclusiveProbe, NodeGuard, TranspositionTable};
+use eldest_tt::{ExclusiveProbe, NodeGuard, ProbeOutcome, TranspositionTable};
 
 /// Weill's ABDADA as hooks.
 ///
@@ -24,6 +25,7 @@ use eldest_tt::{ExclusiveProbe, NodeGuard, TranspositionTable};
 ///     cutoff_checks: false,
 ///     enter_before_pruning: false,
 ///     ancestor_checks: false,
+///     remote: None,
 /// };
 /// {
 ///     let _inside = hooks.enter_node(42, 5);
@@ -46,6 +48,9 @@ pub struct AbdadaHooks<'a> {
     pub enter_before_pruning: bool,
     /// `AncestorChecks`: re-probe the path's nodes now and then and leave a subtree another thread's result cut.
     pub ancestor_checks: bool,
+    /// `ClusterBusyHints` in a cluster: the other processes, told of the nodes entered here and asked about the
+    /// nodes they entered.
+    pub remote: Option<&'a dyn EntryExchange>,
 }
 
 impl SearchHooks for AbdadaHooks<'_> {
@@ -69,11 +74,23 @@ impl SearchHooks for AbdadaHooks<'_> {
             context.ply + 1,
             true,
         );
-        matches!(outcome, ExclusiveProbe::OnEvaluation)
+        match outcome {
+            ExclusiveProbe::OnEvaluation => true,
+            // A result that answers the child is used whoever is searching it elsewhere.
+            ExclusiveProbe::Outcome(ProbeOutcome::Cutoff(_)) => false,
+            ExclusiveProbe::Outcome(_) => self
+                .remote
+                .is_some_and(|remote| remote.busy_elsewhere(context.child_key)),
+        }
     }
 
     #[inline]
     fn enter_node(&self, key: u64, depth: i32) -> Option<NodeGuard<'_>> {
+        if let Some(remote) = self.remote
+            && depth >= remote.min_depth()
+        {
+            remote.offer_busy(key);
+        }
         (depth >= self.min_depth).then(|| self.tt.enter_guard(key, depth))
     }
 

@@ -170,6 +170,10 @@ pub struct ParallelSettings {
     /// Lazy SMP: choose the reported move by a vote of the threads weighted by depth and score (Stockfish);
     /// when false, the deepest completed iteration wins.
     pub lazy_vote: bool,
+    /// Both ABDADAs in a cluster (an [`EntryExchange`](crate::EntryExchange) is set): announce to the other
+    /// processes the nodes (Weill) or moves (Kerrigan) this one starts searching, and defer those they announced,
+    /// as Texel's busy bit does. A process of one thread then runs the algorithm's hooks too.
+    pub cluster_busy_hints: bool,
 }
 
 impl Default for ParallelSettings {
@@ -191,6 +195,7 @@ impl Default for ParallelSettings {
             skip_completed_iterations: true,
             abdada_staggered_depths: false,
             lazy_vote: true,
+            cluster_busy_hints: true,
         }
     }
 }
@@ -484,6 +489,15 @@ pub static KNOBS: &[Knob] = &[
         help: "both ABDADAs: odd helpers search each iteration one ply deeper than the main thread (lazy SMP's pattern)",
         get: |s| KnobValue::Bool(s.abdada_staggered_depths),
         set: |s, v| s.abdada_staggered_depths = boolean(v),
+    },
+    Knob {
+        name: "ClusterBusyHints",
+        flag: "cluster-busy-hints",
+        algorithms: &[ParallelAlgorithm::Abdada, ParallelAlgorithm::SimplifiedAbdada],
+        kind: KnobKind::Check,
+        help: "both ABDADAs in a cluster build: tell the other ranks which nodes this rank is searching and defer those they are searching",
+        get: |s| KnobValue::Bool(s.cluster_busy_hints),
+        set: |s, v| s.cluster_busy_hints = boolean(v),
     },
     Knob {
         name: "LazyVote",

@@ -7,6 +7,7 @@
 //! thread's stored result cutting a node above it (`AncestorChecks`, on by default; Kerrigan's own cutoff check,
 //! `CutoffChecks`, looks only at the node between two moves).
 
+use crate::exchange::EntryExchange;
 use crate::hooks::{MoveContext, SearchHooks};
 use eldest_board::Move;
 use std::fmt;
@@ -244,6 +245,9 @@ pub struct SimplifiedAbdadaHooks<'a, T: MoveMarks = CurrentlySearching> {
     pub cutoff_checks: bool,
     /// `AncestorChecks`: re-probe the path's nodes now and then and leave a subtree another thread's result cut.
     pub ancestor_checks: bool,
+    /// `ClusterBusyHints` in a cluster: the other processes, told of the moves marked here and asked about the
+    /// moves they marked.
+    pub remote: Option<&'a dyn EntryExchange>,
 }
 
 impl<T: MoveMarks> SearchHooks for SimplifiedAbdadaHooks<'_, T> {
@@ -254,13 +258,23 @@ impl<T: MoveMarks> SearchHooks for SimplifiedAbdadaHooks<'_, T> {
 
     #[inline]
     fn defer_move(&self, context: &MoveContext) -> bool {
-        context.depth >= self.defer_depth && self.table.contains(kerrigan_move_hash(context.key, context.mv))
+        if context.depth < self.defer_depth {
+            return false;
+        }
+        let hash = kerrigan_move_hash(context.key, context.mv);
+        self.table.contains(hash) || self.remote.is_some_and(|remote| remote.busy_elsewhere(hash))
     }
 
     #[inline]
     fn starting_move(&self, key: u64, mv: Move, depth: i32) {
         if depth >= self.defer_depth {
-            self.table.starting(kerrigan_move_hash(key, mv));
+            let hash = kerrigan_move_hash(key, mv);
+            self.table.starting(hash);
+            if let Some(remote) = self.remote
+                && depth >= remote.min_depth()
+            {
+                remote.offer_busy(hash);
+            }
         }
     }
 
@@ -361,6 +375,7 @@ mod tests {
             defer_depth: 3,
             cutoff_checks: false,
             ancestor_checks: false,
+            remote: None,
         };
         let mv = eldest_board::Position::startpos().parse_uci_move("e2e4").unwrap();
         hooks.starting_move(42, mv, 2);
