@@ -47,7 +47,7 @@ pub struct BenchArgs {
     /// The parallel algorithms' research knobs, one flag per row of eldest-search's knob table.
     #[command(flatten)]
     knobs: eldest_search::parallel::cli::KnobArgs,
-    /// The static evaluation (PeSTO's tables unless told otherwise, as in the engine).
+    /// The static evaluation (the embedded network unless told otherwise, as in the engine).
     #[command(flatten)]
     pub(crate) eval: eldest_search::EvalArgs,
     /// Write one JSON object per position on stdout (before the final `<N> nodes <M> nps` line).

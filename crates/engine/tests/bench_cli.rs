@@ -228,9 +228,11 @@ fn bad_set_flags_are_refused_by_clap() {
 fn the_network_benches_reproducibly_and_a_bad_net_file_is_refused() {
     let nnue = signature(&eldest(&["bench", "5", "--eval", "nnue"]));
     assert_eq!(signature(&eldest(&["bench", "5", "--eval", "nnue"])), nnue);
+    // The network is the default evaluation; PeSTO's tables search another tree.
+    assert_eq!(signature(&eldest(&["bench", "5"])), nnue);
     assert_ne!(
         nnue,
-        signature(&eldest(&["bench", "5"])),
+        signature(&eldest(&["bench", "5", "--eval", "pesto"])),
         "PeSTO searches another tree"
     );
     let stderr = String::from_utf8(eldest(&["bench", "5", "--eval", "nnue"]).stderr).unwrap();

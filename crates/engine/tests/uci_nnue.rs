@@ -17,7 +17,7 @@ fn the_network_is_an_option_and_searches() {
     let mut engine = Engine::start();
     let lines = engine.handshake();
     for option in [
-        "option name Evaluation type combo default pesto var nnue var pesto",
+        "option name Evaluation type combo default nnue var nnue var pesto",
         "option name EvalFile type string default eldest-2.nnue",
     ] {
         assert!(

@@ -87,10 +87,10 @@ impl Eq for Evaluation {}
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum EvaluationKind {
-    /// The evaluation network.
+    /// The evaluation network: the default since eldest-2 beat PeSTO in a self-play SPRT (docs/nnue.md).
+    #[default]
     Nnue,
     /// PeSTO's piece-square tables.
-    #[default]
     Pesto,
 }
 
@@ -139,9 +139,9 @@ impl std::str::FromStr for EvaluationKind {
 }
 
 impl Default for Evaluation {
-    /// PeSTO's tables, until a network has beaten them in games (docs/nnue.md).
+    /// The embedded network, which beat PeSTO's tables in games (docs/nnue.md).
     fn default() -> Evaluation {
-        Evaluation::Pesto
+        Evaluation::network()
     }
 }
 
@@ -197,7 +197,10 @@ impl Evaluation {
 /// let nnue = Cli::try_parse_from(["bench", "--eval", "nnue"]).unwrap().eval;
 /// assert!(nnue.evaluation().unwrap().is_nnue());
 /// assert_eq!(nnue.to_flags(), ["--eval", "nnue"]);
-/// assert_eq!(Cli::try_parse_from(["bench"]).unwrap().eval.evaluation(), Ok(Evaluation::Pesto));
+/// // Without a flag: the engine's default, the network.
+/// assert!(Cli::try_parse_from(["bench"]).unwrap().eval.evaluation().unwrap().is_nnue());
+/// let pesto = Cli::try_parse_from(["bench", "--eval", "pesto"]).unwrap().eval;
+/// assert_eq!(pesto.evaluation(), Ok(Evaluation::Pesto));
 /// let missing = Cli::try_parse_from(["bench", "--eval-file", "missing.nnue"]).unwrap().eval;
 /// assert!(missing.evaluation().unwrap_err().contains("missing.nnue"));
 /// assert!(Cli::try_parse_from(["bench", "--eval", "pesto", "--eval-file", "a.nnue"]).is_err());
@@ -205,7 +208,7 @@ impl Evaluation {
 #[cfg(feature = "cli")]
 #[derive(clap::Args, Debug, Clone, Default, PartialEq, Eq)]
 pub struct EvalArgs {
-    /// Static evaluation: nnue (the embedded network) or pesto (PeSTO's tables, the engine's default).
+    /// Static evaluation: nnue (the embedded network, the engine's default) or pesto (PeSTO's tables).
     #[arg(long = "eval", value_name = "nnue|pesto")]
     pub kind: Option<EvaluationKind>,
     /// Evaluate with the network of this net file (`cargo xtask train` writes them) instead of the embedded one.
@@ -224,8 +227,7 @@ impl EvalArgs {
             (Some(path), _) => Network::from_file(path)
                 .map(|network| Evaluation::Nnue(Arc::new(network)))
                 .map_err(|error| format!("--eval-file {}: {error}", path.display())),
-            (None, Some(EvaluationKind::Nnue)) => Ok(Evaluation::network()),
-            (None, Some(EvaluationKind::Pesto) | None) => Ok(Evaluation::Pesto),
+            (None, kind) => Ok(Evaluation::of(kind.unwrap_or_default(), Network::embedded())),
         }
     }
 

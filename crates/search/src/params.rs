@@ -374,6 +374,8 @@ mod tests {
                 .collect::<GameHistory>(),
         );
         let mut engine = Engine::new(1).unwrap();
+        // PeSTO's tables: the constants are the search's, and the embedded network changes with every generation.
+        engine.set_evaluation(crate::Evaluation::Pesto);
         let limits = SearchLimits {
             depth: Some(8),
             ..SearchLimits::default()

@@ -222,7 +222,7 @@ pub static OPTIONS: &[UciOption] = &[
     UciOption {
         name: "Evaluation",
         kind: OptionKind::Combo {
-            default: eldest_search::EvaluationKind::Pesto.name(),
+            default: eldest_search::EvaluationKind::Nnue.name(),
             values: &eldest_search::EvaluationKind::NAMES,
         },
         setting: Apply::Fixed(|v| match v {
@@ -496,7 +496,7 @@ mod tests {
                 "option name Move Overhead type spin default 30 min 0 max 5000",
                 "option name Debug Log File type string default <empty>",
                 "option name ParallelAlgorithm type combo default lazy var lazy var ybwc var abdada var simplified-abdada",
-                "option name Evaluation type combo default pesto var nnue var pesto",
+                "option name Evaluation type combo default nnue var nnue var pesto",
                 "option name EvalFile type string default eldest-2.nnue",
                 "option name MinSplitDepth type spin default 4 min 1 max 64",
                 "option name SplitOnlyWhenIdle type check default true",

@@ -93,7 +93,7 @@ pub struct Args {
     /// The parallel algorithms' research knobs (engine defaults if absent), passed on to `eldest bench`.
     #[command(flatten)]
     knobs: eldest_search::parallel::cli::KnobArgs,
-    /// The static evaluation (PeSTO's tables if absent, the engine's default), passed on to `eldest bench`.
+    /// The static evaluation (the embedded network if absent, the engine's default), passed on to `eldest bench`.
     #[command(flatten)]
     eval: eldest_search::EvalArgs,
     /// Only run `eldest bench` and check its node count against the newest `Bench:` line of git log.
