@@ -13,12 +13,13 @@ fn workspace_root() -> PathBuf {
         .to_path_buf()
 }
 
-/// The engine binary, built in the dev profile (fast to build; depth 4 needs no speed).
+/// The engine binary, built in the test profile: `cargo test --workspace` has just built it (for the engine's
+/// own tests), so this costs nothing there; depth 4 needs no speed.
 fn eldest() -> PathBuf {
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
     let status = Command::new(cargo)
         .current_dir(workspace_root())
-        .args(["build", "--quiet", "-p", "eldest"])
+        .args(["build", "--quiet", "--profile", "test", "-p", "eldest"])
         .status()
         .expect("cargo runs");
     assert!(status.success(), "building eldest failed");

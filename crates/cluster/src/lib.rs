@@ -54,7 +54,7 @@ mod runner;
 mod transport;
 pub mod wire;
 
-pub use exchange::{ADAPT_ROUNDS, ClusterExchange, INITIAL_FLOOR, MAX_FLOOR, MIN_FLOOR};
+pub use exchange::{ADAPT_ROUNDS, BUSY_ROUNDS, ClusterExchange, INITIAL_FLOOR, MAX_FLOOR, MIN_FLOOR};
 pub use lines::LineChannel;
 #[cfg(feature = "mpi")]
 pub use mpi_transport::MpiTransport;
