@@ -102,14 +102,45 @@ impl ClusterLink {
         }
     }
 
-    /// Waits for the results of search `search` from every rank not yet lost, until `timeout`; a rank that
-    /// misses it is marked lost and named in the log.
-    pub(crate) fn collect_results(&self, search: u64, timeout: Duration) -> Vec<RankResult> {
-        let deadline = Instant::now() + timeout;
-        let mut lost = self.lost.lock().unwrap_or_else(|e| e.into_inner());
-        let mut awaited: Vec<bool> = (0..self.size).map(|r| r != self.rank && !lost[r]).collect();
+    /// While this rank's own search runs (until `own_done`), collects the results of search `search` that other
+    /// ranks send because their search ended on its own (a depth, node or mate limit), calling `ended_elsewhere`
+    /// for each: a search limited so is complete as soon as one rank completes it.
+    pub(crate) fn watch_results(
+        &self,
+        search: u64,
+        own_done: &AtomicBool,
+        ended_elsewhere: &dyn Fn(),
+    ) -> Vec<RankResult> {
         let results = self.results.lock().unwrap_or_else(|e| e.into_inner());
         let mut collected = Vec::new();
+        while !own_done.load(Ordering::Acquire) {
+            match results.recv_timeout(Duration::from_millis(1)) {
+                Ok(result) if result.search == search => {
+                    collected.push(result);
+                    ended_elsewhere();
+                }
+                Ok(stale) => tracing::debug!(rank = stale.rank, search = stale.search, "late result dropped"),
+                Err(RecvTimeoutError::Timeout) => {}
+                Err(RecvTimeoutError::Disconnected) => break,
+            }
+        }
+        collected
+    }
+
+    /// Waits for the results of search `search` from every rank not yet lost and not among `collected`, until
+    /// `timeout`; a rank that misses it is marked lost and named in the log.
+    pub(crate) fn collect_results(
+        &self,
+        search: u64,
+        timeout: Duration,
+        mut collected: Vec<RankResult>,
+    ) -> Vec<RankResult> {
+        let deadline = Instant::now() + timeout;
+        let mut lost = self.lost.lock().unwrap_or_else(|e| e.into_inner());
+        let mut awaited: Vec<bool> = (0..self.size)
+            .map(|r| r != self.rank && !lost[r] && !collected.iter().any(|c| c.rank as usize == r))
+            .collect();
+        let results = self.results.lock().unwrap_or_else(|e| e.into_inner());
         while awaited.contains(&true) {
             let left = deadline.saturating_duration_since(Instant::now());
             match results.recv_timeout(left) {

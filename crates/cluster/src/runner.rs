@@ -12,6 +12,7 @@ use eldest_search::{
 use eldest_tt::MATE;
 use eldest_uci::{SearchRequest, SearchRunner};
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 /// How long the first rank waits for the other ranks' results after its own search ends. They answer within
@@ -61,20 +62,44 @@ impl SearchRunner for FirstRankRunner {
         let search = link.begin_search();
         connect_exchange(engine, link);
         let before = link.exchange().snapshot();
-        let own = engine.search(
-            request.root,
-            request.game,
-            request.limits,
-            request.options,
-            control,
-            on_iteration,
-        );
         if link.size() == 1 {
+            let own = engine.search(
+                request.root,
+                request.game,
+                request.limits,
+                request.options,
+                control,
+                on_iteration,
+            );
             link.end_search();
             return own;
         }
+        // Another rank whose search ends on its own has completed what `go` asked for (its depth, nodes or mate):
+        // the search is over for every rank, as a thread's completed iteration ends it for the ABDADAs' threads.
+        // Never so for `go infinite` or while pondering: the GUI decides then.
+        let own_done = AtomicBool::new(false);
+        let limits = request.limits;
+        let (own, early) = std::thread::scope(|scope| {
+            let watcher = scope.spawn(|| {
+                link.watch_results(search, &own_done, &|| {
+                    if !limits.infinite && !control.is_pondering() {
+                        control.stop();
+                    }
+                })
+            });
+            let own = engine.search(
+                request.root,
+                request.game,
+                limits,
+                request.options,
+                control,
+                on_iteration,
+            );
+            own_done.store(true, Ordering::Release);
+            (own, watcher.join().unwrap_or_default())
+        });
         link.send(Outgoing::ToOthers(Control::Stop(search)));
-        let results = link.collect_results(search, RESULT_TIMEOUT);
+        let results = link.collect_results(search, RESULT_TIMEOUT, early);
         link.end_search();
         log_counters(link, search, &own, before, &results);
         let chosen = choose(request.root, &own, &results);

@@ -450,7 +450,10 @@ impl<R: Read> DataReader<R> {
         self.fill(&mut fen, record, false)?;
         let count = usize::from(u16::from_le_bytes([fen[fen_len], fen[fen_len + 1]]));
         let fen = std::str::from_utf8(&fen[..fen_len]).map_err(|_| corrupt("the FEN is not UTF-8".into()))?;
-        let start = Position::from_fen(fen).map_err(|error| corrupt(format!("FEN {fen:?}: {error}")))?;
+        let mut start = Position::from_fen(fen).map_err(|error| corrupt(format!("FEN {fen:?}: {error}")))?;
+        // X-FEN records no notation mode: a start whose castling is standard reads as standard chess however its
+        // rights were spelt (`KAkq` marks Chess960), so a game read, written and read again is the same game.
+        start.set_chess960(false);
         let mut body = vec![0u8; 4 * count];
         self.fill(&mut body, record, false)?;
         let mut position = start;
@@ -586,6 +589,50 @@ mod tests {
             game.write_to(&mut bytes).unwrap();
         }
         bytes
+    }
+
+    #[test]
+    fn a_start_spelt_in_chess960_letters_reads_back_the_same_after_writing() {
+        // Found by the data_reader fuzz target: `KAkq` (a file letter) marks the start Chess960, its FEN is
+        // written `KQkq`, and the second reading must not differ from the first.
+        let start = Position::from_fen("r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R w KAkq - 0 1").unwrap();
+        let mut bytes = Vec::new();
+        write_header(&mut bytes).unwrap();
+        let fen = start.to_fen();
+        let mut record = Vec::new();
+        record.extend_from_slice(&7u32.to_le_bytes());
+        record.push(0);
+        let spelt = fen.replace("KQkq", "KAkq");
+        record.push(spelt.len() as u8);
+        record.extend_from_slice(spelt.as_bytes());
+        record.extend_from_slice(&0u16.to_le_bytes());
+        bytes.extend_from_slice(&record);
+        let first = DataReader::new(bytes.as_slice())
+            .unwrap()
+            .next()
+            .unwrap()
+            .unwrap();
+        assert!(!first.start.is_chess960());
+        let again = DataReader::new(file(std::slice::from_ref(&first)).as_slice())
+            .unwrap()
+            .next()
+            .unwrap()
+            .unwrap();
+        assert_eq!(again, first);
+        // A start that can only castle in Chess960 notation keeps it.
+        let shuffled = Position::from_fen("1r2k1r1/8/8/8/8/8/8/1R2K1R1 w GBgb - 0 1").unwrap();
+        let game = GameRecord {
+            index: 1,
+            start: shuffled,
+            result: GameResult::from_byte(0).unwrap(),
+            moves: Vec::new(),
+        };
+        let read = DataReader::new(file(&[game]).as_slice())
+            .unwrap()
+            .next()
+            .unwrap()
+            .unwrap();
+        assert!(read.start.is_chess960());
     }
 
     #[test]
