@@ -214,7 +214,10 @@ impl EntryExchange for ClusterExchange {
         let slot = busy_slot(busy);
         let found = busy != 0
             && self.busy_hints[slot].load(Ordering::Relaxed) == busy
-            && self.rounds.load(Ordering::Relaxed) - self.busy_since[slot].load(Ordering::Relaxed)
+            && self
+                .rounds
+                .load(Ordering::Relaxed)
+                .saturating_sub(self.busy_since[slot].load(Ordering::Relaxed))
                 <= BUSY_ROUNDS;
         if found {
             self.busy_hits.fetch_add(1, Ordering::Relaxed);

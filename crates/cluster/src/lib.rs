@@ -55,7 +55,7 @@ mod transport;
 pub mod wire;
 
 pub use exchange::{ADAPT_ROUNDS, BUSY_ROUNDS, ClusterExchange, INITIAL_FLOOR, MAX_FLOOR, MIN_FLOOR};
-pub use lines::LineChannel;
+pub use lines::{LineChannel, LineWriter};
 #[cfg(feature = "mpi")]
 pub use mpi_transport::MpiTransport;
 pub use node::ClusterLink;

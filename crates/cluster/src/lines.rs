@@ -1,8 +1,9 @@
-//! [`LineChannel`]: the input of a rank other than the first, the lines the first rank forwards, read by the
-//! rank's UCI session as a GUI's lines would be.
+//! Sessions fed and read line by line over channels: [`LineChannel`], the input of a rank other than the first
+//! (the lines the first rank forwards, read by the rank's UCI session as a GUI's lines would be), and
+//! [`LineWriter`], a session's output passed on line by line (the cluster bench reads the first rank's answers so).
 
-use std::io::{self, BufRead, Read};
-use std::sync::mpsc::Receiver;
+use std::io::{self, BufRead, Read, Write};
+use std::sync::mpsc::{Receiver, Sender};
 
 /// A [`BufRead`] over lines arriving on a channel; the channel's end is the input's end.
 ///
@@ -59,5 +60,51 @@ impl BufRead for LineChannel {
 
     fn consume(&mut self, amount: usize) {
         self.position = (self.position + amount).min(self.current.len());
+    }
+}
+
+/// A [`Write`] that sends every complete line written to it (without its newline) down a channel; writing fails
+/// once the receiving end is gone, as a closed pipe does.
+///
+/// ```
+/// use std::io::Write;
+/// let (sender, receiver) = std::sync::mpsc::channel();
+/// let mut writer = eldest_cluster::LineWriter::new(sender);
+/// write!(writer, "readyok\nbest")?;
+/// writeln!(writer, "move e2e4")?;
+/// assert_eq!(receiver.try_iter().collect::<Vec<_>>(), ["readyok", "bestmove e2e4"]);
+/// # Ok::<(), std::io::Error>(())
+/// ```
+#[derive(Debug)]
+pub struct LineWriter {
+    lines: Sender<String>,
+    partial: Vec<u8>,
+}
+
+impl LineWriter {
+    /// Sends the lines written to `lines`.
+    pub fn new(lines: Sender<String>) -> LineWriter {
+        LineWriter {
+            lines,
+            partial: Vec::new(),
+        }
+    }
+}
+
+impl Write for LineWriter {
+    fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
+        self.partial.extend_from_slice(bytes);
+        while let Some(end) = self.partial.iter().position(|&b| b == b'\n') {
+            let line: Vec<u8> = self.partial.drain(..=end).collect();
+            let text = String::from_utf8_lossy(&line).trim_end().to_string();
+            self.lines
+                .send(text)
+                .map_err(|_| io::Error::new(io::ErrorKind::BrokenPipe, "nobody reads the lines any more"))?;
+        }
+        Ok(bytes.len())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
     }
 }

@@ -63,14 +63,7 @@ impl SearchRunner for FirstRankRunner {
         connect_exchange(engine, link);
         let before = link.exchange().snapshot();
         if link.size() == 1 {
-            let own = engine.search(
-                request.root,
-                request.game,
-                request.limits,
-                request.options,
-                control,
-                on_iteration,
-            );
+            let own = request.run(engine, control, on_iteration);
             link.end_search();
             return own;
         }
@@ -78,7 +71,7 @@ impl SearchRunner for FirstRankRunner {
         // the search is over for every rank, as a thread's completed iteration ends it for the ABDADAs' threads.
         // Never so for `go infinite` or while pondering: the GUI decides then.
         let own_done = AtomicBool::new(false);
-        let limits = request.limits;
+        let (root, limits) = (request.root, request.limits);
         let (own, early) = std::thread::scope(|scope| {
             let watcher = scope.spawn(|| {
                 link.watch_results(search, &own_done, &|| {
@@ -87,14 +80,7 @@ impl SearchRunner for FirstRankRunner {
                     }
                 })
             });
-            let own = engine.search(
-                request.root,
-                request.game,
-                limits,
-                request.options,
-                control,
-                on_iteration,
-            );
+            let own = request.run(engine, control, on_iteration);
             own_done.store(true, Ordering::Release);
             (own, watcher.join().unwrap_or_default())
         });
@@ -102,7 +88,7 @@ impl SearchRunner for FirstRankRunner {
         let results = link.collect_results(search, RESULT_TIMEOUT, early);
         link.end_search();
         log_counters(link, search, &own, before, &results);
-        let chosen = choose(request.root, &own, &results);
+        let chosen = choose(root, &own, &results);
         // The ranks' answer as the last line before `bestmove`: every rank's nodes, the vote's move and score.
         on_iteration(&IterationReport {
             depth: chosen.depth,
@@ -235,18 +221,16 @@ impl SearchRunner for OtherRankRunner {
         let link = &self.link;
         let search = link.begin_search();
         connect_exchange(engine, link);
+        let root = request.root;
         let limits = without_clock(request.limits);
-        let outcome = engine.search(
-            request.root,
-            request.game,
-            &limits,
-            request.options,
-            control,
-            on_iteration,
-        );
-        let uci = |mv: Option<Move>| mv.map(|mv| request.root.move_to_uci(mv));
+        let outcome = SearchRequest {
+            limits: &limits,
+            ..request
+        }
+        .run(engine, control, on_iteration);
+        let uci = |mv: Option<Move>| mv.map(|mv| root.move_to_uci(mv));
         let ponder = outcome.best_move.and_then(|best| {
-            let mut next = *request.root;
+            let mut next = *root;
             next.play_unchecked(best);
             outcome.ponder_move.map(|mv| next.move_to_uci(mv))
         });

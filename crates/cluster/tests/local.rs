@@ -1,37 +1,13 @@
 //! The cluster's protocol over [`LocalTransport`]: ranks as threads of one process, each with its own UCI session
 //! and engine, exactly as over MPI but for the transport.
 
-use eldest_cluster::{Cluster, LocalTransport, RESULT_TIMEOUT, Transport};
-use std::io::Write;
+use eldest_cluster::{Cluster, LineWriter, LocalTransport, RESULT_TIMEOUT, Transport};
 use std::sync::mpsc::{Receiver, Sender, channel};
-use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 /// A hang bound for every answer, not a speed requirement.
 const HANG: Duration = Duration::from_secs(20);
-
-/// Lines written by a session, sent to the test as they come.
-#[derive(Clone)]
-struct Lines(Arc<Mutex<(Sender<String>, Vec<u8>)>>);
-
-impl Write for Lines {
-    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
-        let mut inner = self.0.lock().unwrap();
-        inner.1.extend_from_slice(bytes);
-        while let Some(end) = inner.1.iter().position(|&b| b == b'\n') {
-            let line: Vec<u8> = inner.1.drain(..=end).collect();
-            let _ = inner
-                .0
-                .send(String::from_utf8_lossy(&line).trim_end().to_string());
-        }
-        Ok(bytes.len())
-    }
-
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
-    }
-}
 
 /// The first rank of a local cluster, driven line by line.
 struct FirstRank {
@@ -60,11 +36,7 @@ impl FirstRank {
         let session = std::thread::spawn(move || {
             let cluster = Cluster::start(move || Ok(first)).unwrap();
             let reader = eldest_cluster::LineChannel::new(lines);
-            cluster.run_uci(
-                reader,
-                Lines(Arc::new(Mutex::new((sender, Vec::new())))),
-                Default::default(),
-            )
+            cluster.run_uci(reader, LineWriter::new(sender), Default::default())
         });
         FirstRank {
             input: Some(input),
@@ -130,8 +102,10 @@ fn one_rank_searches_exactly_what_the_plain_session_searches() {
     let (plain_input, plain_reader) = channel::<String>();
     let (plain_sender, plain_lines) = channel();
     let plain_session = std::thread::spawn(move || {
-        let output = Lines(Arc::new(Mutex::new((plain_sender, Vec::new()))));
-        eldest_uci::run(eldest_cluster::LineChannel::new(plain_reader), output)
+        eldest_uci::run(
+            eldest_cluster::LineChannel::new(plain_reader),
+            LineWriter::new(plain_sender),
+        )
     });
     plain_input
         .send("position startpos moves d2d4 g8f6 c2c4".into())

@@ -6,7 +6,7 @@
 
 use crate::bench::{self, BenchArgs};
 use eldest_board::{Move, Position};
-use eldest_cluster::{Cluster, LineChannel, MpiTransport};
+use eldest_cluster::{Cluster, LineChannel, LineWriter, MpiTransport};
 use eldest_search::bench::{BenchLimit, BenchPosition};
 use eldest_search::{Evaluation, KNOBS, Score, SearchOutcome, ThreadStats, Utilisation};
 use eldest_uci::SessionHooks;
@@ -14,30 +14,6 @@ use std::io::{self, Write};
 use std::process::ExitCode;
 use std::sync::mpsc::{Receiver, Sender, channel};
 use std::time::{Duration, Instant};
-
-/// The lines a session writes, passed on one by one.
-struct LineSender {
-    lines: Sender<String>,
-    partial: Vec<u8>,
-}
-
-impl Write for LineSender {
-    fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
-        self.partial.extend_from_slice(bytes);
-        while let Some(end) = self.partial.iter().position(|&b| b == b'\n') {
-            let line: Vec<u8> = self.partial.drain(..=end).collect();
-            let text = String::from_utf8_lossy(&line).trim_end().to_string();
-            self.lines
-                .send(text)
-                .map_err(|_| io::Error::new(io::ErrorKind::BrokenPipe, "the bench stopped reading"))?;
-        }
-        Ok(bytes.len())
-    }
-
-    fn flush(&mut self) -> io::Result<()> {
-        Ok(())
-    }
-}
 
 /// Runs `eldest bench` on this rank.
 pub fn run(args: &BenchArgs) -> ExitCode {
@@ -74,11 +50,11 @@ pub fn run(args: &BenchArgs) -> ExitCode {
     let (input, session_input) = channel();
     let (output, lines) = channel();
     let session = std::thread::spawn(move || {
-        let writer = LineSender {
-            lines: output,
-            partial: Vec::new(),
-        };
-        cluster.run_uci(LineChannel::new(session_input), writer, SessionHooks::new())
+        cluster.run_uci(
+            LineChannel::new(session_input),
+            LineWriter::new(output),
+            SessionHooks::new(),
+        )
     });
     let driven = drive(args, &config, &positions, size, &input, &lines);
     drop(input);

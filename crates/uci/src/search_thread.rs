@@ -111,24 +111,15 @@ impl SearchJob {
         let mut engine = self.engine.lock().unwrap_or_else(PoisonError::into_inner);
         let out = &self.out;
         let on_iteration = &mut |report: &IterationReport| out.send(&format_info(report, chess960));
+        let request = SearchRequest {
+            root: &self.root,
+            game: self.game,
+            limits: &self.limits,
+            options: &self.options,
+        };
         let outcome = match &self.runner {
-            None => engine.search(
-                &self.root,
-                self.game,
-                &self.limits,
-                &self.options,
-                control,
-                on_iteration,
-            ),
-            Some(runner) => {
-                let request = SearchRequest {
-                    root: &self.root,
-                    game: self.game,
-                    limits: &self.limits,
-                    options: &self.options,
-                };
-                runner.run(&mut engine, request, control, on_iteration)
-            }
+            None => request.run(&mut engine, control, on_iteration),
+            Some(runner) => runner.run(&mut engine, request, control, on_iteration),
         };
         tracing::debug!(
             nodes = outcome.nodes,

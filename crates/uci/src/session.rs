@@ -117,6 +117,25 @@ pub struct SearchRequest<'a> {
     pub options: &'a SearchOptions,
 }
 
+impl SearchRequest<'_> {
+    /// Runs the request on `engine`: [`Engine::search`] with its arguments.
+    pub fn run(
+        self,
+        engine: &mut Engine,
+        control: &SearchControl,
+        on_iteration: &mut (dyn FnMut(&IterationReport) + Send),
+    ) -> SearchOutcome {
+        engine.search(
+            self.root,
+            self.game,
+            self.limits,
+            self.options,
+            control,
+            on_iteration,
+        )
+    }
+}
+
 /// What runs the session's searches: by default [`Engine::search`]; the cluster build's runners spread a search
 /// over processes. Called on the search thread with the engine locked; the session writes the `bestmove` of
 /// the outcome it returns.
@@ -133,7 +152,7 @@ pub struct SearchRequest<'a> {
 ///     fn run(&self, engine: &mut Engine, request: SearchRequest<'_>, control: &SearchControl,
 ///            on_iteration: &mut (dyn FnMut(&IterationReport) + Send)) -> SearchOutcome {
 ///         self.0.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-///         engine.search(request.root, request.game, request.limits, request.options, control, on_iteration)
+///         request.run(engine, control, on_iteration)
 ///     }
 /// }
 /// let runner = Arc::new(Counting::default());
