@@ -288,6 +288,10 @@ mod tests {
     }
 
     #[test]
+    #[cfg_attr(
+        miri,
+        ignore = "allocates and clears 16,384 buckets: slow in Miri, no unsafe or threads"
+    )]
     fn resize_changes_size_and_clears() {
         let mut tt = TranspositionTable::with_buckets(4).unwrap();
         tt.store(9, 0, record(3));
@@ -322,6 +326,10 @@ mod tests {
     }
 
     #[test]
+    #[cfg_attr(
+        miri,
+        ignore = "3,100 single-threaded stores: slow in Miri, no unsafe or threads"
+    )]
     fn hashfull_counts_current_generation_in_permille() {
         // 512 buckets = 1536 entries: the sample is the first 1000 entries, buckets 0..=333.
         let tt = TranspositionTable::with_buckets(512).unwrap();
