@@ -14,12 +14,60 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicI32, AtomicU64, Ordering};
 
 /// The floor a rank starts with.
+///
+/// # Examples
+/// ```
+/// use eldest_cluster::{ClusterExchange, INITIAL_FLOOR};
+/// use eldest_search::EntryExchange;
+///
+/// assert_eq!(ClusterExchange::new().min_depth(), INITIAL_FLOOR);
+/// ```
 pub const INITIAL_FLOOR: i32 = 6;
 /// The shallowest floor: shallower results are cheaper to search than to receive.
+///
+/// # Examples
+/// ```
+/// use eldest_cluster::{ADAPT_ROUNDS, ClusterExchange, MIN_FLOOR};
+/// use eldest_search::EntryExchange;
+///
+/// let exchange = ClusterExchange::new();
+/// // However long the rounds stay empty, the floor stops falling here.
+/// for _ in 0..100 * ADAPT_ROUNDS {
+///     exchange.finish_round(0);
+/// }
+/// assert_eq!(exchange.min_depth(), MIN_FLOOR);
+/// ```
 pub const MIN_FLOOR: i32 = 3;
 /// The deepest floor.
+///
+/// # Examples
+/// ```
+/// use eldest_cluster::{ADAPT_ROUNDS, ClusterExchange, MAX_FLOOR, wire::BATCH_ENTRIES};
+/// use eldest_search::EntryExchange;
+///
+/// let exchange = ClusterExchange::new();
+/// for _ in 0..100 * ADAPT_ROUNDS {
+///     exchange.finish_round(BATCH_ENTRIES);
+/// }
+/// assert_eq!(exchange.min_depth(), MAX_FLOOR);
+/// ```
 pub const MAX_FLOOR: i32 = 40;
 /// Rounds between two adjustments of the floor.
+///
+/// # Examples
+/// ```
+/// use eldest_cluster::{ADAPT_ROUNDS, ClusterExchange, INITIAL_FLOOR, wire::BATCH_ENTRIES};
+/// use eldest_search::EntryExchange;
+///
+/// let exchange = ClusterExchange::new();
+/// for _ in 1..ADAPT_ROUNDS {
+///     exchange.finish_round(BATCH_ENTRIES);
+/// }
+/// assert_eq!(exchange.min_depth(), INITIAL_FLOOR);
+/// // The last full round of the window raises the floor by one ply.
+/// exchange.finish_round(BATCH_ENTRIES);
+/// assert_eq!(exchange.min_depth(), INITIAL_FLOOR + 1);
+/// ```
 pub const ADAPT_ROUNDS: u64 = 16;
 /// Entries the outbox holds: four batches.
 const OUTBOX_ENTRIES: usize = 4 * BATCH_ENTRIES;
@@ -31,10 +79,27 @@ const BUSY_OUTBOX: usize = 4 * BATCH_BUSY_HINTS;
 const BUSY_SLOTS: usize = 1 << 14;
 /// Rounds a busy hint stays valid: the other rank's node is presumed finished after this (a Weill node's hint
 /// also ends when its result arrives).
+///
+/// # Examples
+/// ```
+/// use eldest_cluster::{BUSY_ROUNDS, ClusterExchange};
+/// use eldest_search::EntryExchange;
+///
+/// let exchange = ClusterExchange::new();
+/// exchange.receive_busy([99]);
+/// for _ in 0..BUSY_ROUNDS {
+///     exchange.finish_round(0);
+/// }
+/// assert!(exchange.busy_elsewhere(99));
+/// // A rank that died or lost the node must not keep the others off it for ever.
+/// exchange.finish_round(0);
+/// assert!(!exchange.busy_elsewhere(99));
+/// ```
 pub const BUSY_ROUNDS: u64 = 32;
 
 /// One rank's exchange state, shared by its search threads and its communication thread.
 ///
+/// # Examples
 /// ```
 /// use eldest_cluster::ClusterExchange;
 /// use eldest_search::{EntryExchange, TableEntry};
@@ -79,6 +144,15 @@ impl Default for ClusterExchange {
 
 impl ClusterExchange {
     /// An empty exchange at the initial floor.
+    ///
+    /// # Examples
+    /// ```
+    /// use eldest_cluster::{ClusterExchange, INITIAL_FLOOR};
+    ///
+    /// let exchange = ClusterExchange::new();
+    /// assert!(exchange.take_batch().is_empty() && exchange.take_busy().is_empty());
+    /// assert_eq!(exchange.snapshot().floor, INITIAL_FLOOR);
+    /// ```
     pub fn new() -> ClusterExchange {
         ClusterExchange {
             outbox: ArrayQueue::new(OUTBOX_ENTRIES),
@@ -101,6 +175,19 @@ impl ClusterExchange {
     }
 
     /// Up to one batch of the busy hints this rank offered, oldest first.
+    ///
+    /// # Examples
+    /// ```
+    /// use eldest_cluster::{ClusterExchange, wire::BATCH_BUSY_HINTS};
+    /// use eldest_search::EntryExchange;
+    ///
+    /// let exchange = ClusterExchange::new();
+    /// (1..=200).for_each(|hint| exchange.offer_busy(hint));
+    /// let first = exchange.take_busy();
+    /// assert_eq!((first.len(), first[0]), (BATCH_BUSY_HINTS, 1));
+    /// assert_eq!(exchange.take_busy().len(), 200 - BATCH_BUSY_HINTS);
+    /// assert_eq!(exchange.snapshot().busy_sent, 200);
+    /// ```
     pub fn take_busy(&self) -> Vec<u64> {
         let hints: Vec<u64> = std::iter::from_fn(|| self.busy_outbox.pop())
             .take(BATCH_BUSY_HINTS)
@@ -110,6 +197,18 @@ impl ClusterExchange {
     }
 
     /// Busy hints other ranks sent: each holds for [`BUSY_ROUNDS`] rounds.
+    ///
+    /// # Examples
+    /// ```
+    /// use eldest_cluster::ClusterExchange;
+    /// use eldest_search::EntryExchange;
+    ///
+    /// let exchange = ClusterExchange::new();
+    /// exchange.receive_busy([8, 9]);
+    /// assert!(exchange.busy_elsewhere(8) && exchange.busy_elsewhere(9));
+    /// assert!(!exchange.busy_elsewhere(10));
+    /// assert_eq!(exchange.snapshot().busy_received, 2);
+    /// ```
     pub fn receive_busy(&self, hints: impl IntoIterator<Item = u64>) {
         let round = self.rounds.load(Ordering::Relaxed);
         for hint in hints {
@@ -121,6 +220,20 @@ impl ClusterExchange {
     }
 
     /// Up to one batch of the oldest offered entries, for the next round.
+    ///
+    /// # Examples
+    /// ```
+    /// use eldest_cluster::{ClusterExchange, wire::BATCH_ENTRIES};
+    /// use eldest_search::{EntryExchange, TableEntry};
+    /// use eldest_tt::{Bound, Record};
+    ///
+    /// let exchange = ClusterExchange::new();
+    /// let record = Record { best_move: 0, score: 0, static_eval: None, depth: 8, bound: Bound::EXACT };
+    /// (0..300).for_each(|key| exchange.offer(TableEntry::new(key, 0, &record)));
+    /// let first = exchange.take_batch();
+    /// assert_eq!((first.len(), first[0].key), (BATCH_ENTRIES, 0));
+    /// assert_eq!(exchange.take_batch()[0].key, BATCH_ENTRIES as u64);
+    /// ```
     pub fn take_batch(&self) -> Vec<TableEntry> {
         let batch: Vec<TableEntry> = std::iter::from_fn(|| self.outbox.pop())
             .take(BATCH_ENTRIES)
@@ -130,6 +243,21 @@ impl ClusterExchange {
     }
 
     /// Entries other ranks sent, to be stored by the search; beyond the inbox's capacity they are dropped.
+    ///
+    /// # Examples
+    /// ```
+    /// use eldest_cluster::ClusterExchange;
+    /// use eldest_search::{EntryExchange, TableEntry};
+    /// use eldest_tt::{Bound, Record};
+    ///
+    /// let exchange = ClusterExchange::new();
+    /// let record = Record { best_move: 0, score: 40, static_eval: None, depth: 12, bound: Bound::LOWER };
+    /// exchange.receive([TableEntry::new(5, 0, &record), TableEntry::new(6, 0, &record)]);
+    /// let mut stored = Vec::new();
+    /// exchange.deliver(&mut |entry| stored.push(entry.key));
+    /// assert_eq!(stored, [5, 6]);
+    /// assert_eq!((exchange.snapshot().received, exchange.snapshot().stored), (2, 2));
+    /// ```
     pub fn receive(&self, entries: impl IntoIterator<Item = TableEntry>) {
         let mut inbox = self.inbox.lock().unwrap_or_else(|e| e.into_inner());
         for entry in entries {
@@ -149,6 +277,19 @@ impl ClusterExchange {
 
     /// Counts a completed round that sent `sent` entries of ours, and adjusts the floor every
     /// [`ADAPT_ROUNDS`] rounds.
+    ///
+    /// # Examples
+    /// ```
+    /// use eldest_cluster::{ADAPT_ROUNDS, ClusterExchange, INITIAL_FLOOR};
+    ///
+    /// let exchange = ClusterExchange::new();
+    /// for _ in 0..ADAPT_ROUNDS {
+    ///     exchange.finish_round(10);
+    /// }
+    /// // Mostly empty rounds: deep entries are rare, so shallower ones are sent too.
+    /// assert_eq!(exchange.snapshot().rounds, ADAPT_ROUNDS);
+    /// assert_eq!(exchange.snapshot().floor, INITIAL_FLOOR - 1);
+    /// ```
     pub fn finish_round(&self, sent: usize) {
         let rounds = self.rounds.fetch_add(1, Ordering::Relaxed) + 1;
         let mut window = self.window.lock().unwrap_or_else(|e| e.into_inner());
@@ -171,6 +312,20 @@ impl ClusterExchange {
     }
 
     /// The counters now.
+    ///
+    /// # Examples
+    /// ```
+    /// use eldest_cluster::{ClusterExchange, wire::BATCH_ENTRIES};
+    /// use eldest_search::{EntryExchange, TableEntry};
+    /// use eldest_tt::{Bound, Record};
+    ///
+    /// let exchange = ClusterExchange::new();
+    /// let record = Record { best_move: 0, score: 0, static_eval: None, depth: 8, bound: Bound::EXACT };
+    /// // The outbox holds four batches; the search never waits, it drops the rest.
+    /// (0..1100).for_each(|key| exchange.offer(TableEntry::new(key, 0, &record)));
+    /// let counters = exchange.snapshot();
+    /// assert_eq!((counters.offered, counters.dropped), (1100, 1100 - 4 * BATCH_ENTRIES as u64));
+    /// ```
     pub fn snapshot(&self) -> CounterSnapshot {
         CounterSnapshot {
             offered: self.offered.load(Ordering::Relaxed),

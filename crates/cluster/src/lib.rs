@@ -70,9 +70,35 @@ use std::thread::JoinHandle;
 use wire::Control;
 
 /// How long a rank that quits waits for the other ranks to leave the exchange with it.
+///
+/// # Examples
+/// ```
+/// use eldest_cluster::{Cluster, LocalTransport, SHUTDOWN_TIMEOUT};
+///
+/// let mut ranks = LocalTransport::group(2);
+/// // The second rank never starts, as if its process had died: no round can complete.
+/// let _dead = ranks.pop();
+/// let first = ranks.pop().unwrap();
+/// let cluster = Cluster::start(move || Ok(first))?;
+/// let started = std::time::Instant::now();
+/// cluster.run_uci("isready\n".as_bytes(), std::io::sink(), Default::default())?;
+/// assert!(started.elapsed() >= SHUTDOWN_TIMEOUT);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub const SHUTDOWN_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(2);
 
 /// A started rank: its communication thread runs; [`Cluster::run_uci`] runs its session.
+///
+/// # Examples
+/// ```
+/// use eldest_cluster::{Cluster, LineWriter, LocalTransport};
+///
+/// let cluster = Cluster::start(|| Ok(LocalTransport::group(1).remove(0)))?;
+/// let (sender, lines) = std::sync::mpsc::channel();
+/// cluster.run_uci("isready\n".as_bytes(), LineWriter::new(sender), Default::default())?;
+/// assert_eq!(lines.try_iter().collect::<Vec<_>>(), ["readyok"]);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Debug)]
 pub struct Cluster {
     link: Arc<ClusterLink>,
@@ -87,6 +113,17 @@ impl Cluster {
     ///
     /// # Errors
     /// `connect`'s error, or the thread could not be started.
+    ///
+    /// # Examples
+    /// ```
+    /// use eldest_cluster::{Cluster, LocalTransport};
+    ///
+    /// let cluster = Cluster::start(|| Ok(LocalTransport::group(1).remove(0)))?;
+    /// assert_eq!((cluster.link().rank(), cluster.link().size()), (0, 1));
+    /// let refused = Cluster::start(|| Err::<LocalTransport, _>("no MPI library".to_string()));
+    /// assert_eq!(refused.unwrap_err(), "no MPI library");
+    /// # Ok::<(), String>(())
+    /// ```
     pub fn start<T, F>(connect: F) -> Result<Cluster, String>
     where
         T: Transport + 'static,
@@ -122,6 +159,17 @@ impl Cluster {
     }
 
     /// The rank's link: its number, the cluster's size, its exchange counters.
+    ///
+    /// # Examples
+    /// ```
+    /// use eldest_cluster::{Cluster, LocalTransport};
+    ///
+    /// let mut ranks = LocalTransport::group(2).into_iter().map(|rank| Cluster::start(move || Ok(rank)));
+    /// let (first, second) = (ranks.next().unwrap()?, ranks.next().unwrap()?);
+    /// assert_eq!((first.link().rank(), second.link().rank()), (0, 1));
+    /// assert_eq!(second.link().size(), 2);
+    /// # Ok::<(), String>(())
+    /// ```
     pub fn link(&self) -> &Arc<ClusterLink> {
         &self.link
     }
@@ -134,6 +182,20 @@ impl Cluster {
     ///
     /// # Errors
     /// As [`eldest_uci::run_with`].
+    ///
+    /// # Examples
+    /// ```
+    /// use eldest_cluster::{Cluster, LineWriter, LocalTransport};
+    ///
+    /// let cluster = Cluster::start(|| Ok(LocalTransport::group(1).remove(0)))?;
+    /// let (sender, lines) = std::sync::mpsc::channel();
+    /// let input = "position startpos moves e2e4 e7e5\ngo depth 3\n";
+    /// cluster.run_uci(input.as_bytes(), LineWriter::new(sender), Default::default())?;
+    /// // The end of the input stops the search, which still answers.
+    /// let answers: Vec<String> = lines.try_iter().collect();
+    /// assert!(answers.last().unwrap().starts_with("bestmove "));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn run_uci(
         self,
         input: impl BufRead,

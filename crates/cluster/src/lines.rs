@@ -7,6 +7,7 @@ use std::sync::mpsc::{Receiver, Sender};
 
 /// A [`BufRead`] over lines arriving on a channel; the channel's end is the input's end.
 ///
+/// # Examples
 /// ```
 /// use std::io::BufRead;
 /// let (sender, receiver) = std::sync::mpsc::channel();
@@ -24,6 +25,22 @@ pub struct LineChannel {
 
 impl LineChannel {
     /// Reads the lines `receiver` gets.
+    ///
+    /// # Examples
+    /// ```
+    /// use std::io::BufRead;
+    ///
+    /// let (sender, receiver) = std::sync::mpsc::channel();
+    /// let mut input = eldest_cluster::LineChannel::new(receiver);
+    /// sender.send("go depth 1".to_string()).unwrap();
+    /// let mut line = String::new();
+    /// input.read_line(&mut line)?;
+    /// // The newline comes back, as a session reading a pipe expects.
+    /// assert_eq!(line, "go depth 1\n");
+    /// drop(sender);
+    /// assert_eq!(input.read_line(&mut line)?, 0);
+    /// # Ok::<(), std::io::Error>(())
+    /// ```
     pub fn new(receiver: Receiver<String>) -> LineChannel {
         LineChannel {
             receiver,
@@ -66,6 +83,7 @@ impl BufRead for LineChannel {
 /// A [`Write`] that sends every complete line written to it (without its newline) down a channel; writing fails
 /// once the receiving end is gone, as a closed pipe does.
 ///
+/// # Examples
 /// ```
 /// use std::io::Write;
 /// let (sender, receiver) = std::sync::mpsc::channel();
@@ -83,6 +101,21 @@ pub struct LineWriter {
 
 impl LineWriter {
     /// Sends the lines written to `lines`.
+    ///
+    /// # Examples
+    /// ```
+    /// use std::io::Write;
+    ///
+    /// let (sender, receiver) = std::sync::mpsc::channel();
+    /// let mut writer = eldest_cluster::LineWriter::new(sender);
+    /// writeln!(writer, "uciok")?;
+    /// assert_eq!(receiver.recv().unwrap(), "uciok");
+    /// // With the reader gone the session sees a broken pipe and ends.
+    /// drop(receiver);
+    /// let error = writeln!(writer, "readyok").unwrap_err();
+    /// assert_eq!(error.kind(), std::io::ErrorKind::BrokenPipe);
+    /// # Ok::<(), std::io::Error>(())
+    /// ```
     pub fn new(lines: Sender<String>) -> LineWriter {
         LineWriter {
             lines,

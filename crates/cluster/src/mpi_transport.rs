@@ -11,6 +11,17 @@ const CONTROL_TAG: mpi::Tag = 7;
 /// This process's rank in `MPI_COMM_WORLD`. MPI is initialised by [`MpiTransport::connect`] and finalised
 /// when the transport is dropped, both on the communication thread, the only thread that calls MPI
 /// (`MPI_THREAD_FUNNELED`).
+///
+/// # Examples
+/// ```
+/// use eldest_cluster::{Cluster, MpiTransport};
+///
+/// // MPI belongs to the thread that makes every MPI call: the communication thread connects.
+/// let cluster = Cluster::start(MpiTransport::connect)?;
+/// // Started without `mpirun`, the process is a world of one.
+/// assert_eq!((cluster.link().rank(), cluster.link().size()), (0, 1));
+/// # Ok::<(), String>(())
+/// ```
 pub struct MpiTransport {
     // Dropped first: the world before the universe, whose drop finalises MPI.
     world: SimpleCommunicator,
@@ -31,6 +42,17 @@ impl MpiTransport {
     ///
     /// # Errors
     /// MPI was already initialised, or the library cannot give the funneled threading the rank needs.
+    ///
+    /// # Examples
+    /// ```
+    /// use eldest_cluster::{MpiTransport, Transport};
+    ///
+    /// let transport = MpiTransport::connect()?;
+    /// assert!(transport.rank() < transport.size());
+    /// // MPI is initialised once per process: a second transport is refused, not a second world.
+    /// assert!(MpiTransport::connect().is_err());
+    /// # Ok::<(), String>(())
+    /// ```
     pub fn connect() -> Result<MpiTransport, String> {
         let (universe, threading) = mpi::initialize_with_threading(Threading::Funneled)
             .ok_or_else(|| "MPI was already initialised in this process".to_string())?;

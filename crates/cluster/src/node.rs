@@ -32,6 +32,18 @@ pub(crate) enum Outgoing {
 }
 
 /// The rank's side of the cluster, shared by its session, its searches and its communication thread.
+///
+/// # Examples
+/// ```
+/// use eldest_cluster::{Cluster, LocalTransport};
+///
+/// let cluster = Cluster::start(|| Ok(LocalTransport::group(1).remove(0)))?;
+/// let link = cluster.link();
+/// std::thread::sleep(std::time::Duration::from_millis(10));
+/// // Alone, the rank has nobody to exchange with: no round ever runs.
+/// assert_eq!((link.rank(), link.size(), link.exchange().snapshot().rounds), (0, 1, 0));
+/// # Ok::<(), String>(())
+/// ```
 #[derive(Debug)]
 pub struct ClusterLink {
     rank: usize,
@@ -65,16 +77,64 @@ impl ClusterLink {
     }
 
     /// This rank's number.
+    ///
+    /// # Examples
+    /// ```
+    /// use eldest_cluster::{Cluster, LocalTransport};
+    ///
+    /// let clusters = LocalTransport::group(2)
+    ///     .into_iter()
+    ///     .map(|rank| Cluster::start(move || Ok(rank)))
+    ///     .collect::<Result<Vec<_>, _>>()?;
+    /// let numbers: Vec<usize> = clusters.iter().map(|cluster| cluster.link().rank()).collect();
+    /// assert_eq!(numbers, [0, 1]);
+    /// # Ok::<(), String>(())
+    /// ```
     pub fn rank(&self) -> usize {
         self.rank
     }
 
     /// The number of ranks.
+    ///
+    /// # Examples
+    /// ```
+    /// use eldest_cluster::{Cluster, LocalTransport};
+    ///
+    /// let clusters = LocalTransport::group(3)
+    ///     .into_iter()
+    ///     .map(|rank| Cluster::start(move || Ok(rank)))
+    ///     .collect::<Result<Vec<_>, _>>()?;
+    /// assert!(clusters.iter().all(|cluster| cluster.link().size() == 3));
+    /// # Ok::<(), String>(())
+    /// ```
     pub fn size(&self) -> usize {
         self.size
     }
 
     /// The rank's exchange (its counters, its floor).
+    ///
+    /// # Examples
+    /// ```
+    /// use eldest_cluster::{Cluster, LocalTransport};
+    /// use eldest_search::{EntryExchange, TableEntry};
+    /// use eldest_tt::{Bound, Record};
+    ///
+    /// let clusters = LocalTransport::group(2)
+    ///     .into_iter()
+    ///     .map(|rank| Cluster::start(move || Ok(rank)))
+    ///     .collect::<Result<Vec<_>, _>>()?;
+    /// let record = Record { best_move: 0, score: 7, static_eval: None, depth: 10, bound: Bound::EXACT };
+    /// clusters[0].link().exchange().offer(TableEntry::new(77, 0, &record));
+    /// // The rounds run on the communication threads: wait for one to carry the entry.
+    /// let second = clusters[1].link().exchange();
+    /// while second.snapshot().received == 0 {
+    ///     std::thread::sleep(std::time::Duration::from_millis(1));
+    /// }
+    /// let mut stored = Vec::new();
+    /// second.deliver(&mut |entry| stored.push(entry.key));
+    /// assert_eq!(stored, [77]);
+    /// # Ok::<(), String>(())
+    /// ```
     pub fn exchange(&self) -> &Arc<ClusterExchange> {
         &self.exchange
     }

@@ -17,6 +17,23 @@ use std::time::Duration;
 
 /// How long the first rank waits for the other ranks' results after its own search ends. They answer within
 /// a millisecond or two; a rank that misses this is treated as lost.
+///
+/// # Examples
+/// ```
+/// use eldest_cluster::{Cluster, LineWriter, LocalTransport, RESULT_TIMEOUT};
+///
+/// let mut ranks = LocalTransport::group(2);
+/// let (second, first) = (ranks.pop().unwrap(), ranks.pop().unwrap());
+/// // The second rank joins the rounds but runs no session: it never sends a result.
+/// let _silent = Cluster::start(move || Ok(second))?;
+/// let cluster = Cluster::start(move || Ok(first))?;
+/// let (sender, lines) = std::sync::mpsc::channel();
+/// let asked = std::time::Instant::now();
+/// cluster.run_uci("go depth 1\n".as_bytes(), LineWriter::new(sender), Default::default())?;
+/// assert!(asked.elapsed() >= RESULT_TIMEOUT);
+/// assert!(lines.try_iter().any(|line| line.starts_with("bestmove ")));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub const RESULT_TIMEOUT: Duration = Duration::from_millis(200);
 
 /// The search score behind a reported score (mates as `MATE − plies`), for the vote.
@@ -38,6 +55,28 @@ fn connect_exchange(engine: &mut Engine, link: &ClusterLink) {
 }
 
 /// The first rank's searches.
+///
+/// # Examples
+/// ```
+/// use eldest_cluster::{Cluster, FirstRankRunner, LineWriter, LocalTransport};
+/// use eldest_uci::{Output, Session, SessionHooks};
+/// use std::sync::Arc;
+///
+/// let cluster = Cluster::start(|| Ok(LocalTransport::group(1).remove(0)))?;
+/// let runner = Arc::new(FirstRankRunner::new(Arc::clone(cluster.link())));
+/// let mut nodes = Vec::new();
+/// // Alone, the first rank searches exactly as the plain engine does.
+/// for hooks in [SessionHooks::new().search_runner(runner), SessionHooks::new()] {
+///     let (sender, lines) = std::sync::mpsc::channel();
+///     let mut session = Session::new(Output::new(LineWriter::new(sender)), hooks)?;
+///     session.execute_line("go depth 6");
+///     let answer: Vec<String> = lines.iter().take_while(|l| !l.starts_with("bestmove")).collect();
+///     let last_info = answer.last().unwrap();
+///     nodes.push(last_info.split(" nodes ").nth(1).unwrap().split(' ').next().unwrap().to_string());
+/// }
+/// assert_eq!(nodes[0], nodes[1]);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Debug)]
 pub struct FirstRankRunner {
     link: Arc<ClusterLink>,
@@ -45,6 +84,26 @@ pub struct FirstRankRunner {
 
 impl FirstRankRunner {
     /// The runner of the first rank of `link`'s cluster.
+    ///
+    /// # Examples
+    /// ```
+    /// use eldest_board::Position;
+    /// use eldest_cluster::{Cluster, FirstRankRunner, LineWriter, LocalTransport};
+    /// use eldest_uci::{Output, Session, SessionHooks};
+    /// use std::sync::Arc;
+    ///
+    /// let cluster = Cluster::start(|| Ok(LocalTransport::group(1).remove(0)))?;
+    /// let hooks = SessionHooks::new().search_runner(Arc::new(FirstRankRunner::new(Arc::clone(cluster.link()))));
+    /// let (sender, lines) = std::sync::mpsc::channel();
+    /// let mut session = Session::new(Output::new(LineWriter::new(sender)), hooks)?;
+    /// session.execute_line("position startpos moves e2e4");
+    /// session.execute_line("go depth 4");
+    /// let bestmove = lines.iter().find(|l| l.starts_with("bestmove ")).unwrap();
+    /// let mut root = Position::startpos();
+    /// root.play_unchecked(root.parse_uci_move("e2e4").unwrap());
+    /// assert!(root.parse_uci_move(bestmove.split(' ').nth(1).unwrap()).is_ok());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn new(link: Arc<ClusterLink>) -> FirstRankRunner {
         FirstRankRunner { link }
     }
@@ -107,6 +166,23 @@ impl SearchRunner for FirstRankRunner {
 
 /// The move the ranks vote for: the first rank's outcome, or another rank's where the vote prefers its move.
 /// Nodes are summed over the ranks. A result whose moves are not legal at the root is left out.
+///
+/// # Examples
+/// ```
+/// use eldest_board::Position;
+/// use eldest_cluster::{choose, wire::{CounterSnapshot, RankResult}};
+/// use eldest_search::{Score, SearchOutcome};
+///
+/// let root = Position::startpos();
+/// let own = SearchOutcome { best_move: root.parse_uci_move("d2d4").ok(), ponder_move: None,
+///     score: Score::Centipawns(30), depth: 10, nodes: 1000, time: std::time::Duration::from_millis(40) };
+/// let deeper = RankResult { rank: 1, search: 1, best_move: Some("e2e4".into()), ponder_move: None,
+///     score: 30, depth: 14, nodes: 3000, counters: CounterSnapshot::default() };
+/// // The same score found four plies deeper outweighs the first rank's own move.
+/// let chosen = choose(&root, &own, &[deeper]);
+/// assert_eq!(root.move_to_uci(chosen.best_move.unwrap()), "e2e4");
+/// assert_eq!((chosen.depth, chosen.nodes), (14, 4000));
+/// ```
 pub fn choose(root: &Position, own: &SearchOutcome, results: &[RankResult]) -> SearchOutcome {
     let nodes = own.nodes + results.iter().map(|r| r.nodes).sum::<u64>();
     let mut candidates: Vec<(Ballot, SearchOutcome)> = Vec::new();
@@ -189,6 +265,23 @@ fn log_counters(
 }
 
 /// The searches of every rank but the first.
+///
+/// # Examples
+/// ```
+/// use eldest_cluster::{Cluster, LineWriter, LocalTransport, OtherRankRunner};
+/// use eldest_uci::{Output, Session, SessionHooks};
+/// use std::sync::Arc;
+///
+/// let cluster = Cluster::start(|| Ok(LocalTransport::group(1).remove(0)))?;
+/// let hooks = SessionHooks::new().search_runner(Arc::new(OtherRankRunner::new(Arc::clone(cluster.link()))));
+/// let (sender, lines) = std::sync::mpsc::channel();
+/// let mut session = Session::new(Output::new(LineWriter::new(sender)), hooks)?;
+/// // One millisecond would end a lone engine's search at once; here only the depth (or a stop) ends it.
+/// session.execute_line("go movetime 1 depth 7");
+/// let mut answer = lines.iter().take_while(|l| !l.starts_with("bestmove"));
+/// assert!(answer.any(|l| l.starts_with("info depth 7 ")));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Debug)]
 pub struct OtherRankRunner {
     link: Arc<ClusterLink>,
@@ -196,12 +289,45 @@ pub struct OtherRankRunner {
 
 impl OtherRankRunner {
     /// The runner of a rank other than the first.
+    ///
+    /// # Examples
+    /// ```
+    /// use eldest_cluster::{Cluster, LineWriter, LocalTransport, OtherRankRunner};
+    /// use eldest_uci::{Output, Session, SessionHooks};
+    /// use std::sync::Arc;
+    ///
+    /// let cluster = Cluster::start(|| Ok(LocalTransport::group(1).remove(0)))?;
+    /// let hooks = SessionHooks::new().search_runner(Arc::new(OtherRankRunner::new(Arc::clone(cluster.link()))));
+    /// let (sender, lines) = std::sync::mpsc::channel();
+    /// let mut session = Session::new(Output::new(LineWriter::new(sender)), hooks)?;
+    /// // The first rank ends every search with a `stop` line; the clock in `go` is the first rank's business.
+    /// session.execute_line("go wtime 1 btime 1");
+    /// std::thread::sleep(std::time::Duration::from_millis(50));
+    /// assert!(session.is_searching());
+    /// session.execute_line("stop");
+    /// assert!(lines.iter().any(|l| l.starts_with("bestmove ")));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn new(link: Arc<ClusterLink>) -> OtherRankRunner {
         OtherRankRunner { link }
     }
 }
 
 /// `limits` without the clock: the first rank decides when a search ends.
+///
+/// # Examples
+/// ```
+/// use eldest_cluster::without_clock;
+/// use eldest_search::{Clock, SearchLimits};
+/// use std::time::Duration;
+///
+/// let clock = Clock { remaining: Duration::from_secs(1), increment: Duration::ZERO, moves_to_go: None };
+/// let limits = SearchLimits { depth: Some(20), nodes: Some(1_000_000), move_time: Some(Duration::from_millis(50)),
+///     clock: Some(clock), ..SearchLimits::default() };
+/// let other = without_clock(&limits);
+/// assert_eq!((other.move_time, other.clock), (None, None));
+/// assert_eq!((other.depth, other.nodes), (Some(20), Some(1_000_000)));
+/// ```
 pub fn without_clock(limits: &SearchLimits) -> SearchLimits {
     SearchLimits {
         move_time: None,

@@ -9,6 +9,23 @@ use std::sync::{Arc, Condvar, Mutex};
 use std::time::Duration;
 
 /// What the communication thread of a rank uses to reach the others. All calls come from that one thread.
+///
+/// # Examples
+/// ```
+/// use eldest_cluster::{LocalTransport, Transport};
+///
+/// // Written against the trait, so it runs over MPI as over threads.
+/// fn report_to_first(transport: &impl Transport) {
+///     if transport.rank() != 0 {
+///         transport.send(0, &[transport.rank() as u8]);
+///     }
+/// }
+/// let ranks = LocalTransport::group(3);
+/// ranks.iter().for_each(report_to_first);
+/// let mut heard: Vec<_> = std::iter::from_fn(|| ranks[0].try_receive()).collect();
+/// heard.sort();
+/// assert_eq!(heard, [(1, vec![1]), (2, vec![2])]);
+/// ```
 pub trait Transport {
     /// This rank's number, from 0.
     fn rank(&self) -> usize;
@@ -50,6 +67,7 @@ struct Group {
 
 /// A rank of a group of threads in one process: the protocol without MPI, for tests and examples.
 ///
+/// # Examples
 /// ```
 /// use eldest_cluster::{LocalTransport, Transport};
 /// let mut ranks = LocalTransport::group(2);
@@ -77,6 +95,16 @@ pub struct LocalTransport {
 
 impl LocalTransport {
     /// The ranks of a new group of `size`, rank 0 first; each goes to its own thread.
+    ///
+    /// # Examples
+    /// ```
+    /// use eldest_cluster::{LocalTransport, Transport};
+    ///
+    /// let ranks = LocalTransport::group(3);
+    /// let numbers: Vec<usize> = ranks.iter().map(Transport::rank).collect();
+    /// assert_eq!(numbers, [0, 1, 2]);
+    /// assert!(ranks.iter().all(|rank| rank.size() == 3));
+    /// ```
     pub fn group(size: usize) -> Vec<LocalTransport> {
         let (senders, receivers): (Vec<_>, Vec<_>) = (0..size).map(|_| channel()).unzip();
         let group = Arc::new(Group {

@@ -2,13 +2,46 @@
 //! other ranks' results) and the fixed-size batches of table entries of an exchange round. Every decoder
 //! checks what it reads and returns `None` for bytes that are not a message: a corrupt message is dropped,
 //! never acted on.
+//!
+//! # Examples
+//! ```
+//! use eldest_cluster::wire::{BATCH_BYTES, Control, decode_batch};
+//! // Bytes damaged in transit are refused, never misread as some other message.
+//! assert_eq!(Control::decode(&[9, 1, 2]), None);
+//! assert_eq!(Control::decode(&Control::Stop(4).encode()[..5]), None);
+//! assert_eq!(decode_batch(&vec![0; BATCH_BYTES - 1]), None);
+//! ```
 
 use eldest_search::{TABLE_ENTRY_BYTES, TableEntry};
 
 /// Entries in one rank's share of an exchange round.
+///
+/// # Examples
+/// ```
+/// use eldest_cluster::wire::{BATCH_BYTES, BATCH_ENTRIES, decode_batch, encode_batch};
+/// use eldest_search::TableEntry;
+/// use eldest_tt::{Bound, Record};
+///
+/// let record = Record { best_move: 0, score: 0, static_eval: None, depth: 8, bound: Bound::EXACT };
+/// let entries: Vec<TableEntry> = (0..300).map(|key| TableEntry::new(key, 0, &record)).collect();
+/// let mut buffer = vec![0; BATCH_BYTES];
+/// encode_batch(&mut buffer, false, &entries, &[]);
+/// // What does not fit waits for the next round (the exchange's outbox keeps it).
+/// assert_eq!(decode_batch(&buffer).unwrap().entries, entries[..BATCH_ENTRIES]);
+/// ```
 pub const BATCH_ENTRIES: usize = 256;
 
 /// Busy hints (both ABDADAs' "being searched" across ranks) in one rank's share of a round.
+///
+/// # Examples
+/// ```
+/// use eldest_cluster::wire::{BATCH_BUSY_HINTS, BATCH_BYTES, decode_batch, encode_batch};
+///
+/// let hints: Vec<u64> = (1..=200).collect();
+/// let mut buffer = vec![0; BATCH_BYTES];
+/// encode_batch(&mut buffer, false, &[], &hints);
+/// assert_eq!(decode_batch(&buffer).unwrap().busy, hints[..BATCH_BUSY_HINTS]);
+/// ```
 pub const BATCH_BUSY_HINTS: usize = 128;
 
 /// Bytes before the entries of a batch: flags, then the entry count.
@@ -18,12 +51,32 @@ const BATCH_HEADER_BYTES: usize = 4;
 const BUSY_OFFSET: usize = BATCH_HEADER_BYTES + BATCH_ENTRIES * TABLE_ENTRY_BYTES;
 
 /// Bytes of one rank's share of an exchange round: the header, 4 KiB of entries, the busy hints (1 KiB).
+///
+/// # Examples
+/// ```
+/// use eldest_cluster::wire::{BATCH_BYTES, decode_batch};
+///
+/// // Every rank's share has this one size, so a gather round can place them by rank.
+/// let empty = decode_batch(&vec![0; BATCH_BYTES]).unwrap();
+/// assert!(empty.entries.is_empty() && empty.busy.is_empty() && !empty.quit);
+/// assert_eq!(decode_batch(&vec![0; BATCH_BYTES + 1]), None);
+/// ```
 pub const BATCH_BYTES: usize = BUSY_OFFSET + 4 + BATCH_BUSY_HINTS * 8;
 
 /// Header flag: the rank is shutting down; every rank leaves the exchange after this round.
 const FLAG_QUIT: u8 = 1;
 
 /// A rank's share of one round, decoded.
+///
+/// # Examples
+/// ```
+/// use eldest_cluster::wire::{BATCH_BYTES, Batch, decode_batch, encode_batch};
+///
+/// let mut buffer = vec![0; BATCH_BYTES];
+/// encode_batch(&mut buffer, true, &[], &[7, 8]);
+/// let batch = decode_batch(&buffer).unwrap();
+/// assert_eq!(batch, Batch { quit: true, entries: vec![], corrupt: 0, busy: vec![7, 8] });
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Batch {
     /// The rank is shutting down.
@@ -38,6 +91,20 @@ pub struct Batch {
 
 /// Writes a batch into `buffer` (exactly [`BATCH_BYTES`] long); at most [`BATCH_ENTRIES`] entries and
 /// [`BATCH_BUSY_HINTS`] busy hints are written.
+///
+/// # Examples
+/// ```
+/// use eldest_cluster::wire::{BATCH_BYTES, decode_batch, encode_batch};
+/// use eldest_search::TableEntry;
+/// use eldest_tt::{Bound, Record};
+///
+/// let record = Record { best_move: 3, score: 20, static_eval: Some(5), depth: 9, bound: Bound::LOWER };
+/// let entries = [TableEntry::new(1, 0, &record), TableEntry::new(2, 0, &record)];
+/// let mut buffer = vec![0; BATCH_BYTES];
+/// encode_batch(&mut buffer, false, &entries, &[42]);
+/// let batch = decode_batch(&buffer).unwrap();
+/// assert_eq!((batch.entries, batch.busy, batch.quit), (entries.to_vec(), vec![42], false));
+/// ```
 pub fn encode_batch(buffer: &mut [u8], quit: bool, entries: &[TableEntry], busy: &[u64]) {
     let count = entries.len().min(BATCH_ENTRIES);
     buffer.fill(0);
@@ -57,6 +124,17 @@ pub fn encode_batch(buffer: &mut [u8], quit: bool, entries: &[TableEntry], busy:
 }
 
 /// Reads one rank's share of a round, or `None` when its header is impossible.
+///
+/// # Examples
+/// ```
+/// use eldest_cluster::wire::{BATCH_BYTES, decode_batch};
+///
+/// let mut buffer = vec![0; BATCH_BYTES];
+/// assert_eq!(decode_batch(&buffer).unwrap().entries.len(), 0);
+/// // An unknown header flag: the whole share is dropped.
+/// buffer[0] = 0x80;
+/// assert_eq!(decode_batch(&buffer), None);
+/// ```
 pub fn decode_batch(bytes: &[u8]) -> Option<Batch> {
     if bytes.len() != BATCH_BYTES || bytes[0] & !FLAG_QUIT != 0 {
         return None;
@@ -87,6 +165,18 @@ pub fn decode_batch(bytes: &[u8]) -> Option<Batch> {
 }
 
 /// What one rank's search found, sent to the first rank when the search ends.
+///
+/// # Examples
+/// ```
+/// use eldest_cluster::wire::{Control, CounterSnapshot, RankResult};
+///
+/// let result = RankResult {
+///     rank: 2, search: 5, best_move: Some("e2e4".into()), ponder_move: None,
+///     score: -31, depth: 14, nodes: 1 << 40, counters: CounterSnapshot::default(),
+/// };
+/// let message = Control::Result(result);
+/// assert_eq!(Control::decode(&message.encode()), Some(message));
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RankResult {
     /// The sending rank.
@@ -108,6 +198,14 @@ pub struct RankResult {
 }
 
 /// A rank's exchange counters at one moment.
+///
+/// # Examples
+/// ```
+/// use eldest_cluster::{ClusterExchange, INITIAL_FLOOR, wire::CounterSnapshot};
+///
+/// let start = CounterSnapshot { floor: INITIAL_FLOOR, ..CounterSnapshot::default() };
+/// assert_eq!(ClusterExchange::new().snapshot(), start);
+/// ```
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct CounterSnapshot {
     /// Entries the search offered (stored at least the floor deep).
@@ -133,6 +231,20 @@ pub struct CounterSnapshot {
 }
 
 /// A control message.
+///
+/// # Examples
+/// ```
+/// use eldest_cluster::wire::Control;
+///
+/// // What another rank's communication thread does with the first rank's messages.
+/// let received = Control::decode(&Control::Stop(3).encode());
+/// let line = match received {
+///     Some(Control::Line(line)) => line,
+///     Some(Control::Stop(_)) => "stop".to_string(),
+///     other => panic!("not for this rank: {other:?}"),
+/// };
+/// assert_eq!(line, "stop");
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Control {
     /// An input line of the first rank, to be run by every other rank's session.
@@ -149,6 +261,16 @@ const KIND_RESULT: u8 = 3;
 
 impl Control {
     /// The message as bytes.
+    ///
+    /// # Examples
+    /// ```
+    /// use eldest_cluster::wire::Control;
+    ///
+    /// let message = Control::Line("position startpos moves e2e4".into());
+    /// let bytes = message.encode();
+    /// assert!(bytes.ends_with(b"position startpos moves e2e4"));
+    /// assert_eq!(Control::decode(&bytes), Some(message));
+    /// ```
     pub fn encode(&self) -> Vec<u8> {
         let mut bytes = Vec::new();
         match self {
@@ -193,6 +315,17 @@ impl Control {
     }
 
     /// A message from its bytes, or `None` when they are not one.
+    ///
+    /// # Examples
+    /// ```
+    /// use eldest_cluster::wire::Control;
+    ///
+    /// let bytes = Control::Stop(9).encode();
+    /// assert_eq!(Control::decode(&bytes), Some(Control::Stop(9)));
+    /// // A cut message is refused rather than read as a different search number.
+    /// assert_eq!(Control::decode(&bytes[..bytes.len() - 1]), None);
+    /// assert_eq!(Control::decode(&[]), None);
+    /// ```
     pub fn decode(bytes: &[u8]) -> Option<Control> {
         let (&kind, rest) = bytes.split_first()?;
         match kind {

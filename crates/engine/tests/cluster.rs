@@ -7,7 +7,7 @@ mod common;
 use common::{Engine, HANG, assert_legal_bestmove, bestmove_of, field};
 use eldest_board::Position;
 use std::process::Command;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// `mpirun -np ranks eldest`, allowed to run as root (CI containers) and on more ranks than cores, with a marker
 /// in the ranks' environment so a test can find its own processes.
@@ -71,25 +71,12 @@ fn one_rank_plays_as_the_plain_engine() {
 fn two_ranks_find_mates_answer_once_and_stop_promptly() {
     let mut engine = mpirun(2, "two-ranks");
     find_mates(&mut engine);
-    let position = Position::startpos();
-    let mut latencies = Vec::new();
-    for round in 0..5 {
+    let startpos = |engine: &mut Engine| {
         engine.send("position startpos");
-        engine.send("go infinite");
-        std::thread::sleep(Duration::from_millis(100 + 50 * round));
-        let asked = Instant::now();
-        engine.send("stop");
-        let lines = engine.until_bestmove();
-        latencies.push(asked.elapsed());
-        assert_legal_bestmove(&position, lines.last().unwrap());
-    }
-    latencies.sort();
-    println!(
-        "2 ranks: stop -> bestmove (mpirun, pipes included): min {:?}, median {:?}, max {:?}",
-        latencies[0],
-        latencies[latencies.len() / 2],
-        latencies[latencies.len() - 1]
-    );
+        Position::startpos()
+    };
+    let waits = (0..5).map(|round| Duration::from_millis(100 + 50 * round));
+    engine.stop_latencies(startpos, waits, "2 ranks (mpirun, pipes included)");
     engine.quit();
 }
 

@@ -153,25 +153,8 @@ fn infinite_waits_for_stop_and_stop_answers_promptly() {
 fn stop_latency_over_repeated_searches() {
     let mut engine = Engine::start();
     engine.handshake();
-    let mut latencies = Vec::new();
-    for round in 0..10 {
-        let position = italian(&mut engine);
-        engine.send("go infinite");
-        std::thread::sleep(Duration::from_millis(50 + 20 * round));
-        let asked = Instant::now();
-        engine.send("stop");
-        let lines = engine.until_bestmove();
-        latencies.push(asked.elapsed());
-        assert_legal_bestmove(&position, lines.last().unwrap());
-    }
-    latencies.sort();
-    println!(
-        "stop -> bestmove over {} searches (process, pipes included): min {:?}, median {:?}, max {:?}",
-        latencies.len(),
-        latencies[0],
-        latencies[latencies.len() / 2],
-        latencies[latencies.len() - 1]
-    );
+    let waits = (0..10).map(|round| Duration::from_millis(50 + 20 * round));
+    engine.stop_latencies(italian, waits, "one process, pipes included");
     engine.quit();
 }
 

@@ -137,6 +137,38 @@ impl Engine {
         lines
     }
 
+    /// One `go infinite` per wait in `waits`, each on the position `setup` sends (and returns), stopped after that
+    /// wait: asserts every `bestmove` legal, prints the min, median and max `stop` → `bestmove` latency under
+    /// `label`, and returns the latencies, sorted.
+    pub fn stop_latencies(
+        &mut self,
+        mut setup: impl FnMut(&mut Engine) -> Position,
+        waits: impl IntoIterator<Item = Duration>,
+        label: &str,
+    ) -> Vec<Duration> {
+        let mut latencies = Vec::new();
+        for wait in waits {
+            let position = setup(self);
+            self.send("go infinite");
+            std::thread::sleep(wait);
+            let asked = Instant::now();
+            self.send("stop");
+            let lines = self.until_bestmove();
+            latencies.push(asked.elapsed());
+            assert_legal_bestmove(&position, lines.last().unwrap());
+        }
+        latencies.sort();
+        assert!(!latencies.is_empty(), "no search to time");
+        println!(
+            "{label}: stop -> bestmove over {} searches: min {:?}, median {:?}, max {:?}",
+            latencies.len(),
+            latencies[0],
+            latencies[latencies.len() / 2],
+            latencies[latencies.len() - 1]
+        );
+        latencies
+    }
+
     /// Sends `quit` and waits for the process to exit successfully.
     pub fn quit(mut self) {
         self.send("quit");
