@@ -52,6 +52,7 @@ fn connect_exchange(engine: &mut Engine, link: &ClusterLink) {
         None
     };
     engine.set_entry_exchange(exchange);
+    engine.set_process_index(link.rank());
 }
 
 /// The first rank's searches.

@@ -94,6 +94,8 @@ pub struct Engine {
     evaluation: Evaluation,
     /// Other processes' tables, in a cluster build.
     exchange: Option<Arc<dyn EntryExchange>>,
+    /// This process's place among the processes of a cluster (0 alone).
+    process_index: usize,
 }
 
 impl Engine {
@@ -114,6 +116,7 @@ impl Engine {
             reductions: Reductions::new(&SearchParams::DEFAULT),
             evaluation: Evaluation::default(),
             exchange: None,
+            process_index: 0,
         })
     }
 
@@ -142,6 +145,33 @@ impl Engine {
     /// MPI ranks); `None`, the default, searches alone. See [`EntryExchange`] for an example.
     pub fn set_entry_exchange(&mut self, exchange: Option<Arc<dyn EntryExchange>>) {
         self.exchange = exchange;
+    }
+
+    /// This process's place among the processes of a cluster (the MPI rank; 0, the default, alone). With
+    /// `ClusterStaggeredRanks` the threads are numbered across the processes, process `i`'s first thread being
+    /// thread `i × Threads` of the cluster, so that where depths are staggered the processes' main threads do
+    /// not all search the same depths.
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use eldest_board::Position;
+    /// use eldest_search::{Engine, SearchControl, SearchLimits, SearchOptions};
+    ///
+    /// let mut engine = Engine::new(1)?;
+    /// engine.set_process_index(1);
+    /// let mut options = SearchOptions::default();
+    /// options.parallel.cluster_staggered_ranks = true;
+    /// let limits = SearchLimits { depth: Some(4), ..SearchLimits::default() };
+    /// let mut depths = Vec::new();
+    /// engine.search(&Position::startpos(), Arc::default(), &limits, &options, &SearchControl::new(),
+    ///     &mut |report| depths.push(report.depth));
+    /// // The second process's only thread is the cluster's thread 1, an odd helper: one ply ahead, up to the limit
+    /// // (which it searches again while the first process finishes it).
+    /// assert_eq!(depths, [2, 3, 4, 4]);
+    /// # Ok::<(), eldest_tt::TableSizeError>(())
+    /// ```
+    pub fn set_process_index(&mut self, index: usize) {
+        self.process_index = index;
     }
 
     /// Resizes the transposition table (its contents are lost).
@@ -321,8 +351,20 @@ impl Engine {
             limits,
             multi_pv,
             start,
-            staggered_depths: algorithm == ParallelAlgorithm::Lazy
-                || (abdadas && settings.abdada_staggered_depths),
+            // Staggering follows the algorithm asked for: a one-thread ABDADA process of a cluster without busy
+            // hints runs the plain search, but is still one of the cluster's ABDADA processes.
+            staggered_depths: match settings.algorithm {
+                ParallelAlgorithm::Lazy => true,
+                ParallelAlgorithm::Abdada | ParallelAlgorithm::SimplifiedAbdada => {
+                    settings.abdada_staggered_depths
+                }
+                ParallelAlgorithm::Ybwc => false,
+            },
+            first_thread: if settings.cluster_staggered_ranks {
+                self.process_index * threads
+            } else {
+                0
+            },
             completed: &completed,
         };
         let remote = self.exchange.as_deref().filter(|_| settings.cluster_busy_hints);
@@ -503,6 +545,7 @@ struct PlanBase<'a> {
     multi_pv: usize,
     start: Instant,
     staggered_depths: bool,
+    first_thread: usize,
     completed: &'a Mutex<Option<Completed>>,
 }
 
@@ -518,6 +561,7 @@ impl<'a> PlanBase<'a> {
             start: self.start,
             hooks,
             staggered_depths: self.staggered_depths,
+            first_thread: self.first_thread,
             completed: self.completed,
         }
     }
@@ -534,6 +578,9 @@ struct IterationPlan<'a, H> {
     /// Odd helpers search one ply deeper: lazy SMP, and the ABDADAs with `StaggeredDepths`; otherwise every
     /// thread searches the same depth.
     staggered_depths: bool,
+    /// The number of this process's first thread among all the cluster's threads, for the staggering (0 alone, or
+    /// without `ClusterStaggeredRanks`).
+    first_thread: usize,
     /// The deepest iteration completed by any thread (kept when iterations are shared: the ABDADAs).
     completed: &'a Mutex<Option<Completed>>,
 }
@@ -557,10 +604,11 @@ impl<H: SearchHooks> IterationPlan<'_, H> {
         let mut completed: Option<Completed> = None;
         let mut depth = 1;
         while depth <= max_depth {
-            let search_depth = if is_main || !self.staggered_depths {
+            let cluster_thread = self.first_thread + index;
+            let search_depth = if !self.staggered_depths || (is_main && cluster_thread == 0) {
                 depth
             } else {
-                lazy_helper_depth(index, depth, max_depth)
+                lazy_helper_depth(cluster_thread, depth, max_depth)
             };
             // The ABDADAs: an iteration another thread has completed is not searched again.
             if shared.skip_completed_iterations
@@ -782,6 +830,49 @@ fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 mod tests {
     use super::*;
     use crate::parallel::ParallelSettings;
+
+    /// The depths a one-thread search to depth 5 reports as process `process` of a cluster.
+    fn reported_depths(process: usize, staggered_ranks: bool, algorithm: ParallelAlgorithm) -> Vec<u32> {
+        let mut engine = Engine::new(1).unwrap();
+        engine.set_process_index(process);
+        let options = SearchOptions {
+            parallel: ParallelSettings {
+                algorithm,
+                cluster_staggered_ranks: staggered_ranks,
+                ..ParallelSettings::default()
+            },
+            ..SearchOptions::default()
+        };
+        let limits = SearchLimits {
+            depth: Some(5),
+            ..SearchLimits::default()
+        };
+        let mut depths = Vec::new();
+        engine.search(
+            &Position::startpos(),
+            Arc::default(),
+            &limits,
+            &options,
+            &SearchControl::new(),
+            &mut |report| depths.push(report.depth),
+        );
+        depths
+    }
+
+    #[test]
+    fn staggered_ranks_put_odd_processes_one_ply_ahead_only_when_asked() {
+        let lazy = ParallelAlgorithm::Lazy;
+        assert_eq!(reported_depths(0, true, lazy), [1, 2, 3, 4, 5]);
+        assert_eq!(reported_depths(1, true, lazy), [2, 3, 4, 5, 5]);
+        assert_eq!(reported_depths(2, true, lazy), [1, 2, 3, 4, 5]);
+        assert_eq!(reported_depths(1, false, lazy), [1, 2, 3, 4, 5]);
+        // The ABDADAs stagger only with StaggeredDepths; YBWC never.
+        assert_eq!(
+            reported_depths(1, true, ParallelAlgorithm::Abdada),
+            [1, 2, 3, 4, 5]
+        );
+        assert_eq!(reported_depths(1, true, ParallelAlgorithm::Ybwc), [1, 2, 3, 4, 5]);
+    }
 
     /// With the network every algorithm's threads keep their accumulators in step with their positions (the
     /// stack checks each evaluation against one from the pieces in test builds), YBWC's tasks included, and

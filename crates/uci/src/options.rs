@@ -513,6 +513,7 @@ mod tests {
                 "option name SkipCompletedIterations type check default true",
                 "option name StaggeredDepths type check default false",
                 "option name ClusterBusyHints type check default true",
+                "option name ClusterStaggeredRanks type check default false",
                 "option name LazyVote type check default true",
             ]
         );

@@ -174,6 +174,11 @@ pub struct ParallelSettings {
     /// processes the nodes (Weill) or moves (Kerrigan) this one starts searching, and defer those they announced,
     /// as Texel's busy bit does. A process of one thread then runs the algorithm's hooks too.
     pub cluster_busy_hints: bool,
+    /// In a cluster, where depths are staggered (lazy SMP, and the ABDADAs with `StaggeredDepths`): number the
+    /// threads across processes, so that a process's main thread counts as a helper of the whole cluster and
+    /// odd-numbered ones search one ply deeper. When false every process staggers its own threads alone, and
+    /// the main threads of all processes search the same depths.
+    pub cluster_staggered_ranks: bool,
 }
 
 impl Default for ParallelSettings {
@@ -196,6 +201,7 @@ impl Default for ParallelSettings {
             abdada_staggered_depths: false,
             lazy_vote: true,
             cluster_busy_hints: true,
+            cluster_staggered_ranks: false,
         }
     }
 }
@@ -498,6 +504,19 @@ pub static KNOBS: &[Knob] = &[
         help: "both ABDADAs in a cluster build: tell the other ranks which nodes this rank is searching and defer those they are searching",
         get: |s| KnobValue::Bool(s.cluster_busy_hints),
         set: |s, v| s.cluster_busy_hints = boolean(v),
+    },
+    Knob {
+        name: "ClusterStaggeredRanks",
+        flag: "cluster-staggered-ranks",
+        algorithms: &[
+            ParallelAlgorithm::Lazy,
+            ParallelAlgorithm::Abdada,
+            ParallelAlgorithm::SimplifiedAbdada,
+        ],
+        kind: KnobKind::Check,
+        help: "cluster build, where depths are staggered (lazy SMP, StaggeredDepths): number threads across ranks, so odd ranks' main threads search one ply deeper",
+        get: |s| KnobValue::Bool(s.cluster_staggered_ranks),
+        set: |s, v| s.cluster_staggered_ranks = boolean(v),
     },
     Knob {
         name: "LazyVote",
