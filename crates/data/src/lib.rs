@@ -37,12 +37,51 @@ use std::fmt;
 use std::io::{self, Read, Write};
 
 /// The first eight bytes of a data file.
+///
+/// # Examples
+///
+/// ```
+/// use eldest_data::{DataError, DataReader, MAGIC, write_header};
+///
+/// let mut bytes = Vec::new();
+/// write_header(&mut bytes).unwrap();
+/// assert!(bytes.starts_with(&MAGIC));
+/// // Any other start is refused before a single game is read.
+/// bytes[0] = b'X';
+/// assert!(matches!(DataReader::new(bytes.as_slice()), Err(DataError::NotDataFile)));
+/// ```
 pub const MAGIC: [u8; 8] = *b"ELDDATA\0";
 
 /// The layout version this crate writes and reads.
+///
+/// # Examples
+///
+/// ```
+/// use eldest_data::{DataError, DataReader, VERSION, write_header};
+///
+/// let mut bytes = Vec::new();
+/// write_header(&mut bytes).unwrap();
+/// assert_eq!(bytes[8..10], VERSION.to_le_bytes());
+/// // A file of a later layout is refused by its version rather than misread.
+/// bytes[8..10].copy_from_slice(&(VERSION + 1).to_le_bytes());
+/// let refused = DataReader::new(bytes.as_slice());
+/// assert!(matches!(refused, Err(DataError::UnsupportedVersion(v)) if v == VERSION + 1));
+/// ```
 pub const VERSION: u16 = 1;
 
 /// Bytes of the file header: the magic, the version, six zero bytes.
+///
+/// # Examples
+///
+/// ```
+/// use eldest_data::{HEADER_LEN, scan, write_header};
+///
+/// let mut bytes = Vec::new();
+/// write_header(&mut bytes).unwrap();
+/// assert_eq!(bytes.len() as u64, HEADER_LEN);
+/// // A file of no games is complete at the end of its header: a resumed run keeps exactly that.
+/// assert_eq!(scan(bytes.as_slice()).unwrap().complete_len, HEADER_LEN);
+/// ```
 pub const HEADER_LEN: u64 = 16;
 
 /// The stored score that marks a position as not for training.
@@ -275,6 +314,25 @@ impl GameRecord {
 
     /// The positions of the game that are for training, in the order they were played. The moves must be legal
     /// in turn, as in every record [`DataReader`] yields (it replays them) and every game `eldest datagen` plays.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use eldest_board::Position;
+    /// use eldest_data::{GameRecord, GameResult, ScoredMove};
+    ///
+    /// let start = Position::startpos();
+    /// let e4 = start.parse_uci_move("e2e4").unwrap();
+    /// let mut after_e4 = start;
+    /// after_e4.try_play(e4).unwrap();
+    /// let e5 = after_e4.parse_uci_move("e7e5").unwrap();
+    /// // The first move came from an opening book, so its position carries no score to train on.
+    /// let moves = vec![ScoredMove { mv: e4, score: None }, ScoredMove { mv: e5, score: Some(-20) }];
+    /// let game = GameRecord { index: 0, start, result: GameResult::Draw, moves };
+    /// let positions: Vec<_> = game.training_positions().collect();
+    /// assert_eq!(positions.len(), 1);
+    /// assert_eq!((positions[0].position, positions[0].score), (after_e4, -20));
+    /// ```
     pub fn training_positions(&self) -> impl Iterator<Item = TrainingPosition> + '_ {
         let mut position = self.start;
         self.moves.iter().filter_map(move |scored| {
@@ -308,6 +366,24 @@ pub fn write_header(out: &mut impl Write) -> io::Result<()> {
 }
 
 /// Why a data file cannot be read.
+///
+/// # Examples
+///
+/// ```
+/// use eldest_board::Position;
+/// use eldest_data::{DataError, DataReader, GameRecord, GameResult, HEADER_LEN, write_header};
+///
+/// let mut bytes = Vec::new();
+/// write_header(&mut bytes).unwrap();
+/// GameRecord { index: 0, start: Position::startpos(), result: GameResult::Draw, moves: vec![] }
+///     .write_to(&mut bytes)
+///     .unwrap();
+/// // Damage the result byte (after the 4-byte index): the error names the record's offset.
+/// bytes[HEADER_LEN as usize + 4] = 9;
+/// let error = DataReader::new(bytes.as_slice()).unwrap().next().unwrap().unwrap_err();
+/// assert!(matches!(error, DataError::Corrupt { offset: HEADER_LEN, .. }));
+/// assert_eq!(error.to_string(), "the game record at byte 16 is invalid: result byte 9");
+/// ```
 #[derive(Debug)]
 pub enum DataError {
     /// Reading failed.
@@ -380,6 +456,19 @@ impl<R: Read> DataReader<R> {
     /// # Errors
     /// [`DataError::NotDataFile`] or [`DataError::UnsupportedVersion`] for a header that is not this crate's, and
     /// reading errors.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use eldest_data::{DataError, DataReader, write_header};
+    ///
+    /// let mut bytes = Vec::new();
+    /// write_header(&mut bytes).unwrap();
+    /// // A header alone is a valid file that holds no games.
+    /// assert!(DataReader::new(bytes.as_slice()).unwrap().next().is_none());
+    /// // Input too short for a header is not a data file (rather than a reading error).
+    /// assert!(matches!(DataReader::new(&b"ELD"[..]), Err(DataError::NotDataFile)));
+    /// ```
     pub fn new(mut input: R) -> Result<DataReader<R>, DataError> {
         let mut header = [0u8; HEADER_LEN as usize];
         input
@@ -498,6 +587,22 @@ impl<R: Read> Iterator for DataReader<R> {
 }
 
 /// What [`scan`] found in a data file.
+///
+/// # Examples
+///
+/// ```
+/// use eldest_board::Position;
+/// use eldest_data::{GameRecord, GameResult, Scan, ScoredMove, scan, write_header};
+///
+/// let start = Position::startpos();
+/// let e4 = start.parse_uci_move("e2e4").unwrap();
+/// let mut bytes = Vec::new();
+/// write_header(&mut bytes).unwrap();
+/// let moves = vec![ScoredMove { mv: e4, score: Some(30) }];
+/// GameRecord { index: 3, start, result: GameResult::WhiteWin, moves }.write_to(&mut bytes).unwrap();
+/// let whole = Scan { games: vec![3], positions: 1, complete_len: bytes.len() as u64, truncated: false };
+/// assert_eq!(scan(bytes.as_slice()).unwrap(), whole);
+/// ```
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Scan {
     /// The indices of the complete games, in file order.

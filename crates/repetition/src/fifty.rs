@@ -2,6 +2,17 @@
 
 /// The halfmove clock at which the fifty-move rule draws: fifty moves by each side without a capture or a pawn
 /// move.
+///
+/// # Examples
+///
+/// ```
+/// use eldest_repetition::{FIFTY_MOVE_PLIES, fifty_move_draw};
+///
+/// // Plies, not moves: fifty moves by each side.
+/// assert_eq!(FIFTY_MOVE_PLIES, 2 * 50);
+/// assert!(!fifty_move_draw(FIFTY_MOVE_PLIES - 1, || false));
+/// assert!(fifty_move_draw(FIFTY_MOVE_PLIES, || false));
+/// ```
 pub const FIFTY_MOVE_PLIES: u16 = 100;
 
 /// Whether the fifty-move rule draws a position with this halfmove clock (rule 5 of the [crate docs](crate)).

@@ -44,6 +44,17 @@ pub struct GameHistory {
 
 impl GameHistory {
     /// An empty history.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use eldest_repetition::GameHistory;
+    ///
+    /// let history = GameHistory::new();
+    /// assert!(history.is_empty());
+    /// assert_eq!(history.current_key(), None);
+    /// assert!(!history.is_threefold());
+    /// ```
     pub fn new() -> Self {
         Self {
             keys: Vec::new(),
@@ -60,6 +71,21 @@ impl GameHistory {
     /// that does not advance past the previous one is treated the same way, because it can only mean that an
     /// irreversible move happened between the two pushes. (Clocks from a board advance by exactly one per
     /// reversible move; a first position from a FEN may start at any clock.)
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use eldest_repetition::GameHistory;
+    ///
+    /// let mut history = GameHistory::new();
+    /// // A game set up from a FEN may start at any clock.
+    /// history.push(0x11, 7);
+    /// history.push(0x22, 8);
+    /// assert_eq!(history.keys(), &[0x11, 0x22]);
+    /// // A capture or pawn move (clock 0) forgets everything before it.
+    /// history.push(0x33, 0);
+    /// assert_eq!(history.keys(), &[0x33]);
+    /// ```
     pub fn push(&mut self, key: u64, halfmove_clock: u16) {
         let cut = halfmove_clock == 0
             || self
@@ -75,27 +101,84 @@ impl GameHistory {
     }
 
     /// How many times `key` occurs in the history (the current position included).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use eldest_repetition::GameHistory;
+    ///
+    /// let history: GameHistory = [(0xA, 0), (0xB, 1), (0xC, 2), (0xD, 3), (0xA, 4)].into_iter().collect();
+    /// assert_eq!(history.count(0xA), 2);
+    /// assert_eq!(history.count(0xB), 1);
+    /// assert_eq!(history.count(0xF), 0);
+    /// ```
     pub fn count(&self, key: u64) -> u32 {
         self.counts.count(key)
     }
 
     /// Whether the current position has occurred three times since the last irreversible move: the game is
     /// drawn by threefold repetition (rule 3 of the [crate docs](crate)). False for an empty history.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use eldest_repetition::GameHistory;
+    ///
+    /// let mut history: GameHistory = [(0xA, 0), (0xB, 1), (0xC, 2), (0xD, 3)].into_iter().collect();
+    /// history.extend([(0xA, 4), (0xB, 5), (0xC, 6), (0xD, 7)]);
+    /// assert!(!history.is_threefold());
+    /// history.push(0xA, 8);
+    /// assert!(history.is_threefold());
+    /// ```
     pub fn is_threefold(&self) -> bool {
         self.current_key().is_some_and(|key| self.count(key) >= 3)
     }
 
     /// The key of the current position — the root of the next search — or `None` before the first push.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use eldest_repetition::GameHistory;
+    ///
+    /// let mut history = GameHistory::new();
+    /// assert_eq!(history.current_key(), None);
+    /// history.push(0xA, 0);
+    /// history.push(0xB, 1);
+    /// assert_eq!(history.current_key(), Some(0xB));
+    /// ```
     pub fn current_key(&self) -> Option<u64> {
         self.keys.last().copied()
     }
 
     /// The halfmove clock of the current position, or `None` before the first push.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use eldest_repetition::GameHistory;
+    ///
+    /// let mut history = GameHistory::new();
+    /// assert_eq!(history.halfmove_clock(), None);
+    /// history.push(0xA, 42);
+    /// history.push(0xB, 43);
+    /// assert_eq!(history.halfmove_clock(), Some(43));
+    /// ```
     pub fn halfmove_clock(&self) -> Option<u16> {
         self.halfmove_clock
     }
 
     /// The keys since the last irreversible move, oldest first, the current position last.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use eldest_repetition::GameHistory;
+    ///
+    /// let history: GameHistory = [(0xA, 3), (0xB, 4), (0xC, 5)].into_iter().collect();
+    /// assert_eq!(history.keys(), &[0xA, 0xB, 0xC]);
+    /// assert_eq!(history.keys().last().copied(), history.current_key());
+    /// ```
     pub fn keys(&self) -> &[u64] {
         &self.keys
     }
@@ -107,17 +190,48 @@ impl GameHistory {
     /// it): it is the root of the search, which stores its best move in its own entry, and a pinned root would
     /// drop that store. A key that occurred more than once appears more than once; pinning it twice is
     /// harmless.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use eldest_repetition::GameHistory;
+    ///
+    /// let history: GameHistory = [(0xA, 0), (0xB, 1), (0xC, 2), (0xD, 3), (0xA, 4)].into_iter().collect();
+    /// // The root (the last 0xA) stays unpinned, so the search can store its best move there.
+    /// assert_eq!(history.pinned_keys(), &[0xA, 0xB, 0xC, 0xD]);
+    /// ```
     pub fn pinned_keys(&self) -> &[u64] {
         let before_current = self.keys.len().saturating_sub(1);
         &self.keys[..before_current]
     }
 
     /// The number of positions in the history.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use eldest_repetition::GameHistory;
+    ///
+    /// let history: GameHistory = [(0xA, 0), (0xB, 1), (0xC, 2), (0xD, 3), (0xA, 4)].into_iter().collect();
+    /// // Positions, not distinct keys: the repeated 0xA counts twice.
+    /// assert_eq!(history.len(), 5);
+    /// ```
     pub fn len(&self) -> usize {
         self.keys.len()
     }
 
     /// Whether nothing has been pushed since creation.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use eldest_repetition::GameHistory;
+    ///
+    /// let mut history = GameHistory::new();
+    /// assert!(history.is_empty());
+    /// history.push(0xA, 0);
+    /// assert!(!history.is_empty());
+    /// ```
     pub fn is_empty(&self) -> bool {
         self.keys.is_empty()
     }

@@ -62,6 +62,20 @@ const SHORTEST_CYCLE: usize = 4;
 
 impl SearchRepetitions {
     /// An empty path whose root is the current position of `game`, judged by `rule`.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use eldest_repetition::{GameHistory, RepetitionRule, SearchRepetitions};
+    ///
+    /// let game: GameHistory = [(0x11, 0), (0x22, 1)].into_iter().collect();
+    /// let path = SearchRepetitions::new(Arc::new(game), RepetitionRule::MicroMax);
+    /// // The root is the game's last position, not an entry of the path.
+    /// assert_eq!(path.ply(), 0);
+    /// assert_eq!(path.game().current_key(), Some(0x22));
+    /// assert_eq!(path.rule(), RepetitionRule::MicroMax);
+    /// ```
     pub fn new(game: Arc<GameHistory>, rule: RepetitionRule) -> Self {
         Self {
             game,
@@ -71,18 +85,70 @@ impl SearchRepetitions {
     }
 
     /// Starts a new search on `game` with the same rule, keeping the allocation.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use eldest_repetition::{GameHistory, RepetitionRule, SearchRepetitions};
+    ///
+    /// let first: GameHistory = [(0x11, 0)].into_iter().collect();
+    /// let mut path = SearchRepetitions::new(Arc::new(first), RepetitionRule::MicroMax);
+    /// path.push(0x22, 1);
+    /// // The next `position` command brings a new game: the thread reuses its stack for it.
+    /// let next: GameHistory = [(0x33, 0), (0x44, 1)].into_iter().collect();
+    /// path.reset(Arc::new(next));
+    /// assert_eq!(path.ply(), 0);
+    /// assert_eq!(path.game().current_key(), Some(0x44));
+    /// assert_eq!(path.rule(), RepetitionRule::MicroMax);
+    /// ```
     pub fn reset(&mut self, game: Arc<GameHistory>) {
         self.game = game;
         self.path.clear();
     }
 
     /// Pops everything back to the root.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use eldest_repetition::{GameHistory, RepetitionRule, SearchRepetitions};
+    ///
+    /// let game: GameHistory = [(0xA, 0)].into_iter().collect();
+    /// let mut path = SearchRepetitions::new(Arc::new(game), RepetitionRule::Stockfish);
+    /// path.push(0xB, 1);
+    /// path.push(0xC, 2);
+    /// // A stopped search unwinds without popping move by move; the game behind the root stays.
+    /// path.clear();
+    /// assert_eq!(path.ply(), 0);
+    /// assert_eq!(path.game().current_key(), Some(0xA));
+    /// ```
     pub fn clear(&mut self) {
         self.path.clear();
     }
 
     /// Records the position reached by a move: its Zobrist key and halfmove clock (0 after a capture or a pawn
     /// move, which cuts the lookback).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use eldest_repetition::{GameHistory, RepetitionRule, SearchRepetitions};
+    ///
+    /// let mut path = SearchRepetitions::new(Arc::new(GameHistory::new()), RepetitionRule::Stockfish);
+    /// for (key, clock) in [(0xB, 1), (0xC, 2), (0xD, 3), (0xE, 4), (0xB, 5)] {
+    ///     path.push(key, clock);
+    /// }
+    /// assert!(path.is_repetition_draw());
+    /// // The same return with a capture on the way (clock 0): nothing before the capture can recur.
+    /// path.pop();
+    /// path.pop();
+    /// path.push(0xF, 0);
+    /// path.push(0xB, 1);
+    /// assert!(!path.is_repetition_draw());
+    /// ```
     pub fn push(&mut self, key: u64, halfmove_clock: u16) {
         let reach = halfmove_clock.min(self.parent_reach().saturating_add(1));
         self.path.push(PathEntry { key, reach });
@@ -91,6 +157,23 @@ impl SearchRepetitions {
     /// Records the position reached by a null move (the side to move passes). Nothing before it can be
     /// repeated after it, as with an irreversible move, but the halfmove clock — which the fifty-move rule
     /// reads from the board — does not reset.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use eldest_repetition::{GameHistory, RepetitionRule, SearchRepetitions};
+    ///
+    /// let mut path = SearchRepetitions::new(Arc::new(GameHistory::new()), RepetitionRule::Stockfish);
+    /// path.push(0xB, 1);
+    /// path.push(0xC, 2);
+    /// path.push_null(0xD);
+    /// path.push(0xE, 4);
+    /// path.push(0xB, 5);
+    /// // The key matches ply 1, but a pass lies between: not a position the game could repeat.
+    /// assert!(!path.is_repetition_draw());
+    /// assert_eq!(path.ply(), 5);
+    /// ```
     pub fn push_null(&mut self, key: u64) {
         self.path.push(PathEntry { key, reach: 0 });
     }
@@ -101,6 +184,23 @@ impl SearchRepetitions {
     /// # Panics
     ///
     /// If the path is empty: a pop without a push is a bug in the search.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use eldest_repetition::{GameHistory, RepetitionRule, SearchRepetitions};
+    ///
+    /// let mut path = SearchRepetitions::new(Arc::new(GameHistory::new()), RepetitionRule::Stockfish);
+    /// for (key, clock) in [(0xB, 1), (0xC, 2), (0xD, 3), (0xE, 4), (0xB, 5)] {
+    ///     path.push(key, clock);
+    /// }
+    /// assert!(path.is_repetition_draw());
+    /// // Unmaking the repeating move leaves a node that is not drawn.
+    /// path.pop();
+    /// assert!(!path.is_repetition_draw());
+    /// assert_eq!(path.ply(), 4);
+    /// ```
     pub fn pop(&mut self) {
         self.path
             .pop()
@@ -108,16 +208,55 @@ impl SearchRepetitions {
     }
 
     /// The number of positions pushed: the ply of the current node (0 at the root).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use eldest_repetition::{GameHistory, RepetitionRule, SearchRepetitions};
+    ///
+    /// let mut path = SearchRepetitions::new(Arc::new(GameHistory::new()), RepetitionRule::Stockfish);
+    /// assert_eq!(path.ply(), 0);
+    /// path.push(0xB, 1);
+    /// // A null move is a ply of the search too.
+    /// path.push_null(0xC);
+    /// assert_eq!(path.ply(), 2);
+    /// ```
     pub fn ply(&self) -> usize {
         self.path.len()
     }
 
     /// The rule for returns to game positions.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use eldest_repetition::{GameHistory, RepetitionRule, SearchRepetitions};
+    ///
+    /// let mut path = SearchRepetitions::new(Arc::new(GameHistory::new()), RepetitionRule::MicroMax);
+    /// // The rule is a setting of the thread, not of the game: a reset keeps it.
+    /// path.reset(Arc::new(GameHistory::new()));
+    /// assert_eq!(path.rule(), RepetitionRule::MicroMax);
+    /// ```
     pub fn rule(&self) -> RepetitionRule {
         self.rule
     }
 
     /// The shared game history behind the root.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use eldest_repetition::{GameHistory, RepetitionRule, SearchRepetitions};
+    ///
+    /// let game: Arc<GameHistory> = Arc::new([(0xA, 0), (0xB, 1)].into_iter().collect());
+    /// let path = SearchRepetitions::new(Arc::clone(&game), RepetitionRule::Stockfish);
+    /// // Every thread reads the one history: the path holds a handle, not a copy.
+    /// assert!(Arc::ptr_eq(path.game(), &game));
+    /// assert_eq!(path.game().current_key(), Some(0xB));
+    /// ```
     pub fn game(&self) -> &Arc<GameHistory> {
         &self.game
     }
@@ -132,6 +271,23 @@ impl SearchRepetitions {
     /// Only positions with the same side to move (every second ply) within the halfmove clock are looked at,
     /// and the game only when no irreversible or null move was made inside the search. At the root this is
     /// always false: the root's own standing is [`GameHistory::is_threefold`].
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use eldest_repetition::{GameHistory, RepetitionRule, SearchRepetitions};
+    ///
+    /// let game: Arc<GameHistory> = Arc::new([(1, 0), (2, 1), (3, 2), (4, 3), (5, 4)].into_iter().collect());
+    /// let returns_to_1 = |rule| {
+    ///     let mut path = SearchRepetitions::new(Arc::clone(&game), rule);
+    ///     [(6, 5), (7, 6), (8, 7), (1, 8)].into_iter().for_each(|(key, clock)| path.push(key, clock));
+    ///     path.is_repetition_draw()
+    /// };
+    /// // Position 1 occurred once in the game: a twofold, which only micro-Max's rule calls a draw.
+    /// assert!(!returns_to_1(RepetitionRule::Stockfish));
+    /// assert!(returns_to_1(RepetitionRule::MicroMax));
+    /// ```
     pub fn is_repetition_draw(&self) -> bool {
         let Some(&PathEntry { key, reach }) = self.path.last() else {
             return false;

@@ -5,6 +5,16 @@ use eldest_board::{Color, Position};
 pub use eldest_search::nnue::{INPUTS, feature_index};
 
 /// The most inputs active at once: one per piece on the board.
+///
+/// # Examples
+///
+/// ```
+/// use eldest_board::Position;
+/// use eldest_train::{MAX_ACTIVE, Sample};
+///
+/// // The start position has every piece on the board, so its sample is full.
+/// assert_eq!(Sample::new(&Position::startpos(), 0, 0.5).active().len(), MAX_ACTIVE);
+/// ```
 pub const MAX_ACTIVE: usize = 32;
 
 /// The same piece seen from the other side.
@@ -41,6 +51,19 @@ impl Sample {
     /// # Panics
     /// If the position has more than 32 pieces: never for a position eldest-board accepts (its FEN reader
     /// refuses more pieces than promotions allow, at most 16 a side).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use eldest_board::Position;
+    /// use eldest_train::Sample;
+    ///
+    /// let lost = Position::from_fen("4k3/8/8/8/8/8/8/3QK3 b - - 0 1").unwrap();
+    /// // Black is to move, so score and result are Black's: a queen down and the game lost.
+    /// let sample = Sample::new(&lost, -850, 0.0);
+    /// assert_eq!((sample.score, sample.result), (-850, 0.0));
+    /// assert_eq!(sample.active().len(), 3, "one input per piece");
+    /// ```
     pub fn new(position: &Position, score: i16, result: f32) -> Sample {
         let us = position.side_to_move();
         let mut features = [0u16; MAX_ACTIVE];
@@ -106,16 +129,58 @@ impl Sample {
     }
 
     /// The active inputs of the side to move.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use eldest_board::{Color, PieceKind, Position, Square};
+    /// use eldest_train::{Sample, feature_index};
+    ///
+    /// let kings = Position::from_fen("4k3/8/8/8/8/8/8/4K3 w - - 0 1").unwrap();
+    /// let sample = Sample::new(&kings, 0, 0.5);
+    /// let own_king = feature_index(Color::White, Color::White, PieceKind::King, Square::E1) as u16;
+    /// assert_eq!(sample.active().len(), 2);
+    /// assert!(sample.active().contains(&own_king));
+    /// ```
     pub fn active(&self) -> &[u16] {
         &self.features[..usize::from(self.count)]
     }
 
     /// The active inputs of the other side (the same pieces seen from there).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use eldest_board::Position;
+    /// use eldest_train::Sample;
+    ///
+    /// let white_to_move = Position::from_fen("4k3/8/8/8/8/8/8/3QK3 w - - 0 1").unwrap();
+    /// let black_to_move = Position::from_fen("4k3/8/8/8/8/8/8/3QK3 b - - 0 1").unwrap();
+    /// // The other side's inputs are the same pieces as the opponent sees them on its own move.
+    /// let mut theirs: Vec<u16> = Sample::new(&white_to_move, 0, 0.5).other_side().collect();
+    /// let mut direct = Sample::new(&black_to_move, 0, 0.5).active().to_vec();
+    /// theirs.sort();
+    /// direct.sort();
+    /// assert_eq!(theirs, direct);
+    /// ```
     pub fn other_side(&self) -> impl Iterator<Item = u16> + '_ {
         self.active().iter().map(|&feature| mirror(feature))
     }
 
     /// What the model is fitted to: `wdl` × result + (1 − `wdl`) × sigmoid(score / 400).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use eldest_board::Position;
+    /// use eldest_train::Sample;
+    ///
+    /// let sample = Sample::new(&Position::startpos(), 0, 1.0);
+    /// // A level score is an expected ½; `wdl` blends in the result of the game that was played.
+    /// assert_eq!(sample.target(0.0), 0.5);
+    /// assert_eq!(sample.target(0.5), 0.75);
+    /// assert_eq!(sample.target(1.0), 1.0);
+    /// ```
     pub fn target(&self, wdl: f32) -> f32 {
         let from_score = 1.0 / (1.0 + (-f32::from(self.score) / crate::SCALE as f32).exp());
         wdl * self.result + (1.0 - wdl) * from_score

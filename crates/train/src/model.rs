@@ -7,8 +7,30 @@ use eldest_search::nnue::{KIND_LINEAR, KIND_PERSPECTIVE, NET_MAGIC, NET_VERSION,
 use std::io::{self, Write};
 
 /// Quantisation of the hidden layer's weights and biases (and of SCReLU's 1.0).
+///
+/// # Examples
+///
+/// ```
+/// use eldest_train::{Model, QA};
+///
+/// let mut net = Vec::new();
+/// Model::perspective(4, 1).write_quantised(&mut net).unwrap();
+/// // The file records its scales (after magic, version, kind, inputs, hidden), so the engine reads it back.
+/// assert_eq!(net[24..28], (QA as u32).to_le_bytes());
+/// ```
 pub const QA: i32 = 255;
 /// Quantisation of the output weights.
+///
+/// # Examples
+///
+/// ```
+/// use eldest_train::{Model, QB};
+///
+/// let mut net = Vec::new();
+/// Model::perspective(4, 1).write_quantised(&mut net).unwrap();
+/// // The file records its scales (QB right after QA), so the engine reads it back.
+/// assert_eq!(net[28..32], (QB as u32).to_le_bytes());
+/// ```
 pub const QB: i32 = 64;
 
 /// Weights are kept within ±1.98 so that the quantised net stays inside `i16` (and SCReLU's products in `i32`).
@@ -95,6 +117,17 @@ impl Model {
 
     /// The parameters, flat: the linear model's 768 weights, or the network's w1 (input-major, 768 × hidden),
     /// b1, w2 (the side to move's half first) and b2.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use eldest_train::Model;
+    ///
+    /// let model = Model::perspective(4, 1);
+    /// // w1 (768 × 4), b1 (4), w2 (2 × 4) and b2 (1), in that order.
+    /// assert_eq!(model.parameters().len(), 768 * 4 + 4 + 8 + 1);
+    /// assert_eq!(model.parameters().last(), Some(&0.0), "the output bias starts at zero");
+    /// ```
     pub fn parameters(&self) -> &[f32] {
         &self.params
     }
@@ -116,6 +149,18 @@ impl Model {
     }
 
     /// The model's evaluation of `sample` in centipawns, from the side to move.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use eldest_board::Position;
+    /// use eldest_train::{Model, Sample};
+    ///
+    /// let sample = Sample::new(&Position::startpos(), 0, 0.5);
+    /// // An untrained linear model has all weights zero: every position is level to it.
+    /// assert_eq!(Model::linear().evaluate(&sample), 0.0);
+    /// assert!(Model::perspective(8, 1).evaluate(&sample).is_finite());
+    /// ```
     pub fn evaluate(&self, sample: &Sample) -> f32 {
         self.output(sample) * SCALE as f32
     }

@@ -71,6 +71,18 @@ pub struct Trainer {
 
 impl Trainer {
     /// A trainer for `model`.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use eldest_train::{Model, TrainSettings, Trainer};
+    ///
+    /// let model = Model::perspective(4, 7);
+    /// let trainer = Trainer::new(model.clone(), TrainSettings::default());
+    /// // Training continues from the given weights, with no epochs behind it yet.
+    /// assert_eq!(trainer.model(), &model);
+    /// assert_eq!(trainer.epochs_done(), 0);
+    /// ```
     pub fn new(model: Model, settings: TrainSettings) -> Trainer {
         let count = model.parameters().len();
         Trainer {
@@ -84,11 +96,41 @@ impl Trainer {
     }
 
     /// The model as fitted so far.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use eldest_board::Position;
+    /// use eldest_train::{Model, Sample, TrainSettings, Trainer};
+    ///
+    /// let queen_up = Position::from_fen("4k3/8/8/8/8/8/8/3QK3 w - - 0 1").unwrap();
+    /// let samples = [Sample::new(&queen_up, 900, 1.0)];
+    /// let settings = TrainSettings { batch: 1, learning_rate: 0.05, ..TrainSettings::default() };
+    /// let mut trainer = Trainer::new(Model::linear(), settings);
+    /// trainer.epoch(&samples);
+    /// // One Adam step already moves the model towards White's extra queen.
+    /// assert!(trainer.model().evaluate(&samples[0]) > 0.0);
+    /// ```
     pub fn model(&self) -> &Model {
         &self.model
     }
 
     /// Epochs run.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use eldest_train::{Model, TrainSettings, Trainer};
+    ///
+    /// let settings = TrainSettings { epochs: 2, ..TrainSettings::default() };
+    /// let mut trainer = Trainer::new(Model::linear(), settings);
+    /// trainer.epoch(&[]);
+    /// trainer.epoch(&[]);
+    /// assert_eq!(trainer.epochs_done(), 2);
+    /// // The count drives the cosine schedule: after the last epoch the rate is at its final fraction.
+    /// let floor = settings.learning_rate * settings.final_learning_rate;
+    /// assert!((trainer.learning_rate() - floor).abs() < 1e-9);
+    /// ```
     pub fn epochs_done(&self) -> usize {
         self.epochs_done
     }
@@ -112,6 +154,21 @@ impl Trainer {
     }
 
     /// One pass over `samples` in an order shuffled from the seed and the epoch; the mean loss of its batches.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use eldest_board::Position;
+    /// use eldest_train::{Model, Sample, TrainSettings, Trainer};
+    ///
+    /// let queen_up = Position::from_fen("4k3/8/8/8/8/8/8/3QK3 w - - 0 1").unwrap();
+    /// let samples = [Sample::new(&queen_up, 900, 1.0)];
+    /// let settings = TrainSettings { batch: 1, learning_rate: 0.05, ..TrainSettings::default() };
+    /// let mut trainer = Trainer::new(Model::linear(), settings);
+    /// let first = trainer.epoch(&samples);
+    /// // Each pass reports the loss its batches met before their steps: lower once the model has learnt.
+    /// assert!(trainer.epoch(&samples) < first);
+    /// ```
     pub fn epoch(&mut self, samples: &[Sample]) -> f64 {
         let mut order: Vec<u32> = (0..samples.len() as u32).collect();
         let mut stream = SplitMix64::new(
@@ -130,6 +187,19 @@ impl Trainer {
     }
 
     /// The mean loss over `samples` (a validation set), computed on every core.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use eldest_board::Position;
+    /// use eldest_train::{Model, Sample, TrainSettings, Trainer};
+    ///
+    /// let trainer = Trainer::new(Model::linear(), TrainSettings::default());
+    /// // The zero model predicts ½ everywhere: exactly the target of a level position that was drawn.
+    /// assert_eq!(trainer.loss(&[Sample::new(&Position::startpos(), 0, 0.5)]), 0.0);
+    /// // An empty validation set has no loss, rather than a division by zero.
+    /// assert_eq!(trainer.loss(&[]), 0.0);
+    /// ```
     pub fn loss(&self, samples: &[Sample]) -> f64 {
         let wdl = self.settings.wdl;
         let model = &self.model;
@@ -200,6 +270,28 @@ impl Trainer {
 ///
 /// # Errors
 /// A message naming the file for a file that cannot be read or is not valid data.
+///
+/// # Examples
+///
+/// ```
+/// use eldest_board::Position;
+/// use eldest_data::{GameRecord, GameResult, ScoredMove, write_header};
+///
+/// let (start, mut file) = (Position::startpos(), Vec::new());
+/// let mv = start.parse_uci_move("e2e4").unwrap();
+/// write_header(&mut file).unwrap();
+/// for index in 0..4 {
+///     let moves = vec![ScoredMove { mv, score: Some(10) }];
+///     GameRecord { index, start, result: GameResult::Draw, moves }.write_to(&mut file).unwrap();
+/// }
+/// let path = std::env::temp_dir().join(format!("eldest-train-doc-{}.data", std::process::id()));
+/// std::fs::write(&path, &file).unwrap();
+/// // Games 0 and 2 (every second one) are held back for validation.
+/// let (training, validation) = eldest_train::load_samples(&[&path], 2, false).unwrap();
+/// std::fs::remove_file(&path).unwrap();
+/// assert_eq!((training.len(), validation.len()), (2, 2));
+/// assert!(eldest_train::load_samples(&["no/such.data"], 0, false).unwrap_err().contains("no/such.data"));
+/// ```
 pub fn load_samples(
     paths: &[impl AsRef<Path>],
     validation_every: u32,

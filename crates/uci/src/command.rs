@@ -10,6 +10,20 @@ use crate::go::{Go, MAX_DEPTH, count, narrow, parse_go, perft_depth};
 use crate::token::{Token, tokenize};
 
 /// A command from the GUI.
+///
+/// # Examples
+///
+/// ```
+/// use eldest_uci::{Command, parse_line};
+///
+/// // An option's name keeps its spaces; without a `value` token there is no value.
+/// let parsed = parse_line("setoption name Clear Hash")?.unwrap();
+/// assert_eq!(parsed.command, Command::SetOption { name: "Clear Hash".into(), value: None });
+/// // Moves are only text here: they are checked against the position when the command runs.
+/// let parsed = parse_line("position startpos moves e2e4 e7e5")?.unwrap();
+/// assert_eq!(parsed.command, Command::Position { fen: None, moves: vec!["e2e4".into(), "e7e5".into()] });
+/// # Ok::<(), eldest_uci::ParseError>(())
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Command {
     /// `uci`: identify the engine and list its options, then `uciok`.
@@ -57,6 +71,18 @@ pub enum Command {
 
 /// A parsed command with the notes the parser has for the GUI (skipped tokens, clamped numbers). Each note is
 /// sent as an `info string` line before the command runs.
+///
+/// # Examples
+///
+/// ```
+/// use eldest_uci::{Command, Parsed, parse_line};
+///
+/// // Unknown words before a command are skipped, as the protocol asks, and the GUI is told.
+/// let Parsed { command, notes } = parse_line("joho debug on")?.unwrap();
+/// assert_eq!(command, Command::Debug(true));
+/// assert_eq!(notes, ["ignored unknown token(s) before the command: 'joho'"]);
+/// # Ok::<(), eldest_uci::ParseError>(())
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Parsed {
     /// The command.

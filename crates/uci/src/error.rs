@@ -7,6 +7,18 @@ const ECHO_CHARS: usize = 40;
 
 /// Why a line is not a command that can run. The `Display` names the command, the parameter and the faulty
 /// text (shortened to 40 characters).
+///
+/// # Examples
+///
+/// ```
+/// use eldest_uci::{ParseError, parse_line};
+///
+/// assert_eq!(parse_line("castle"), Err(ParseError::UnknownCommand("castle".into())));
+/// let error = parse_line("go perft 99").unwrap_err();
+/// assert_eq!(error, ParseError::OutOfRange { context: "go perft", text: "99".into(), min: 0, max: 15 });
+/// // The message names the parameter and the faulty text, for the GUI's `info string`.
+/// assert_eq!(error.to_string(), "go perft: '99' is outside 0..=15");
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ParseError {
     /// No token of the line is a command.

@@ -8,22 +8,90 @@ use std::time::Duration;
 
 /// The deepest `go depth` (and `bench` depth) accepted, in plies: one less than the search's ply cap. Larger
 /// values are clamped to it.
+///
+/// # Examples
+///
+/// ```
+/// use eldest_uci::{Command, Go, MAX_DEPTH, parse_line};
+///
+/// let parsed = parse_line("go depth 100000")?.unwrap();
+/// // Too deep is clamped rather than refused (every `go` must search and answer), and the GUI is told.
+/// assert_eq!(parsed.command, Command::Go(Go { depth: Some(MAX_DEPTH), ..Go::default() }));
+/// assert_eq!(parsed.notes, [format!("go depth: '100000' is too large, read as {MAX_DEPTH}")]);
+/// # Ok::<(), eldest_uci::ParseError>(())
+/// ```
 pub const MAX_DEPTH: u32 = {
     assert!(eldest_search::MAX_PLY >= 2 && eldest_search::MAX_PLY <= u32::MAX as usize);
     eldest_search::MAX_PLY as u32 - 1
 };
 
 /// The longest `go mate` accepted, in moves; larger values are clamped to it.
+///
+/// # Examples
+///
+/// ```
+/// use eldest_uci::{Command, Go, MAX_DEPTH, MAX_MATE, parse_line};
+///
+/// let parsed = parse_line("go mate 100000")?.unwrap();
+/// assert_eq!(parsed.command, Command::Go(Go { mate: Some(MAX_MATE), ..Go::default() }));
+/// // A mate in n moves is 2n - 1 plies deep: the longest accepted still fits the deepest search.
+/// assert!(2 * MAX_MATE - 1 <= MAX_DEPTH);
+/// # Ok::<(), eldest_uci::ParseError>(())
+/// ```
 pub const MAX_MATE: u32 = MAX_DEPTH / 2;
 
 /// The deepest `go perft` accepted: depth 15 of the start position is already ~2·10^21 leaves.
+///
+/// # Examples
+///
+/// ```
+/// use eldest_uci::{MAX_PERFT_DEPTH, ParseError, parse_line};
+///
+/// assert!(parse_line(&format!("go perft {MAX_PERFT_DEPTH}")).is_ok());
+/// // Refused rather than clamped: a clamped perft would still run for ages.
+/// let error = parse_line("go perft 16").unwrap_err();
+/// let max = u64::from(MAX_PERFT_DEPTH);
+/// assert_eq!(error, ParseError::OutOfRange { context: "go perft", text: "16".into(), min: 0, max });
+/// ```
 pub const MAX_PERFT_DEPTH: u32 = 15;
 
 /// The longest time (`wtime`, `movetime`, ...) accepted, about 34.8 years; larger values are clamped to it, so
 /// that no deadline computed from it can overflow a clock.
+///
+/// # Examples
+///
+/// ```
+/// use eldest_uci::{Command, MAX_TIME, parse_line};
+///
+/// let parsed = parse_line("go wtime 99999999999999999 btime 1000")?.unwrap();
+/// let Command::Go(go) = parsed.command else { unreachable!() };
+/// // Clamped, so that no deadline computed from the clock can overflow.
+/// assert_eq!(go.white_time, Some(MAX_TIME));
+/// assert_eq!(parsed.notes.len(), 1);
+/// # Ok::<(), eldest_uci::ParseError>(())
+/// ```
 pub const MAX_TIME: Duration = Duration::from_millis(1 << 40);
 
 /// The parameters of `go`.
+///
+/// # Examples
+///
+/// ```
+/// use std::time::Duration;
+/// use eldest_uci::{Command, Go, parse_line};
+///
+/// let parsed = parse_line("go wtime 60000 btime 55000 movestogo 20")?.unwrap();
+/// let expected = Go {
+///     white_time: Some(Duration::from_secs(60)),
+///     black_time: Some(Duration::from_secs(55)),
+///     moves_to_go: Some(20),
+///     ..Go::default()
+/// };
+/// assert_eq!(parsed.command, Command::Go(expected));
+/// // A bare `go` sets no limit at all: the search runs until `stop`.
+/// assert_eq!(parse_line("go")?.unwrap().command, Command::Go(Go::default()));
+/// # Ok::<(), eldest_uci::ParseError>(())
+/// ```
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Go {
     /// `searchmoves`: restrict the root to these moves (UCI notation, not yet checked).

@@ -5,6 +5,17 @@ use eldest_search::{IterationReport, Score, ScoreBound, SearchOutcome};
 use std::fmt::Write;
 
 /// `cp X` or `mate N`.
+///
+/// # Examples
+///
+/// ```
+/// use eldest_search::Score;
+/// use eldest_uci::format_score;
+///
+/// assert_eq!(format_score(Score::Centipawns(-35)), "cp -35");
+/// // Mates count moves, not plies, and are negative when the side to move is mated.
+/// assert_eq!(format_score(Score::Mate(-2)), "mate -2");
+/// ```
 pub fn format_score(score: Score) -> String {
     match score {
         Score::Centipawns(cp) => format!("cp {cp}"),
@@ -63,6 +74,23 @@ pub fn format_info(report: &IterationReport, chess960: bool) -> String {
 }
 
 /// `bestmove <m> [ponder <m>]`, or `bestmove 0000` when there is no move.
+///
+/// # Examples
+///
+/// ```
+/// use std::time::Duration;
+/// use eldest_board::Position;
+/// use eldest_search::{Score, SearchOutcome};
+/// use eldest_uci::format_bestmove;
+///
+/// let e4 = Position::startpos().parse_uci_move("e2e4").ok();
+/// let (score, time) = (Score::Centipawns(30), Duration::from_millis(2));
+/// let outcome = SearchOutcome { best_move: e4, ponder_move: None, score, depth: 4, nodes: 900, time };
+/// assert_eq!(format_bestmove(&outcome, false), "bestmove e2e4");
+/// // Mated or stalemated at the root: the GUI still needs an answer, so it gets the null move.
+/// let no_move = SearchOutcome { best_move: None, ..outcome };
+/// assert_eq!(format_bestmove(&no_move, false), "bestmove 0000");
+/// ```
 pub fn format_bestmove(outcome: &SearchOutcome, chess960: bool) -> String {
     format_bestmove_parts(outcome.best_move, outcome.ponder_move, chess960)
 }

@@ -68,6 +68,33 @@ use std::io::{self, BufRead, Write};
 /// # Errors
 /// A read error of `input`, a write error of `output` (the GUI went away), or a default transposition table
 /// that cannot be allocated.
+///
+/// # Examples
+///
+/// ```
+/// # #[derive(Clone, Default)]
+/// # struct Transcript(std::sync::Arc<std::sync::Mutex<Vec<u8>>>);
+/// # impl std::io::Write for Transcript {
+/// #     fn write(&mut self, b: &[u8]) -> std::io::Result<usize> { self.0.lock().unwrap().write(b) }
+/// #     fn flush(&mut self) -> std::io::Result<()> { Ok(()) }
+/// # }
+/// # impl Transcript {
+/// #     fn text(&self) -> String { String::from_utf8(self.0.lock().unwrap().clone()).unwrap() }
+/// # }
+/// # struct Closed;
+/// # impl std::io::Write for Closed {
+/// #     fn write(&mut self, _: &[u8]) -> std::io::Result<usize> { Err(std::io::Error::other("closed")) }
+/// #     fn flush(&mut self) -> std::io::Result<()> { Ok(()) }
+/// # }
+/// let transcript = Transcript::default();
+/// eldest_uci::run("isready\nquit\nisready\n".as_bytes(), transcript.clone())?;
+/// // `quit` ends the loop: the second `isready` is never read.
+/// assert_eq!(transcript.text(), "readyok\n");
+/// // A GUI that went away ends it too, with an error.
+/// let gone = eldest_uci::run("isready\n".as_bytes(), Closed).unwrap_err();
+/// assert_eq!(gone.kind(), std::io::ErrorKind::BrokenPipe);
+/// # Ok::<(), std::io::Error>(())
+/// ```
 pub fn run(input: impl BufRead, output: impl Write + Send + 'static) -> io::Result<()> {
     run_with(input, output, SessionHooks::new())
 }
@@ -76,6 +103,30 @@ pub fn run(input: impl BufRead, output: impl Write + Send + 'static) -> io::Resu
 ///
 /// # Errors
 /// As [`run`].
+///
+/// # Examples
+///
+/// ```
+/// # #[derive(Clone, Default)]
+/// # struct Transcript(std::sync::Arc<std::sync::Mutex<Vec<u8>>>);
+/// # impl std::io::Write for Transcript {
+/// #     fn write(&mut self, b: &[u8]) -> std::io::Result<usize> { self.0.lock().unwrap().write(b) }
+/// #     fn flush(&mut self) -> std::io::Result<()> { Ok(()) }
+/// # }
+/// # impl Transcript {
+/// #     fn text(&self) -> String { String::from_utf8(self.0.lock().unwrap().clone()).unwrap() }
+/// # }
+/// use eldest_uci::SessionHooks;
+///
+/// // This program keeps no log files, so it refuses the setting; the GUI is told why.
+/// let hooks = SessionHooks::new().on_debug_log_file(|_| Err("no log files here".to_string()));
+/// let transcript = Transcript::default();
+/// let input = "setoption name Debug Log File value eldest.log\n";
+/// eldest_uci::run_with(input.as_bytes(), transcript.clone(), hooks)?;
+/// let answer = "setoption Debug Log File: no log files here; unchanged ('')";
+/// assert_eq!(transcript.text(), format!("info string {answer}\n"));
+/// # Ok::<(), std::io::Error>(())
+/// ```
 pub fn run_with(
     input: impl BufRead,
     output: impl Write + Send + 'static,

@@ -12,6 +12,18 @@ use std::time::Duration;
 use crate::error::echo;
 
 /// The type of an option, with its default and range, as `uci` declares it.
+///
+/// # Examples
+///
+/// ```
+/// use eldest_uci::{MAX_THREADS, OptionKind, find_option};
+///
+/// let threads = find_option("Threads").unwrap();
+/// assert_eq!(threads.kind, OptionKind::Spin { default: 1, min: 1, max: MAX_THREADS });
+/// // The kind is what `uci` declares to the GUI.
+/// let declared = format!("option name Threads type spin default 1 min 1 max {MAX_THREADS}");
+/// assert_eq!(threads.declaration(), declared);
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum OptionKind {
     /// A boolean (`type check`).
@@ -45,6 +57,19 @@ pub enum OptionKind {
 }
 
 /// A validated option value.
+///
+/// # Examples
+///
+/// ```
+/// use eldest_uci::{OptionValue, find_option};
+///
+/// // Checks are read without regard to case, as GUIs differ.
+/// let ponder = find_option("Ponder").unwrap();
+/// assert_eq!(ponder.parse_value(Some("TRUE")), Ok(OptionValue::Check(true)));
+/// // `<empty>` is how the protocol writes an empty string.
+/// let log = find_option("Debug Log File").unwrap();
+/// assert_eq!(log.parse_value(Some("<empty>")), Ok(OptionValue::String(String::new())));
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum OptionValue {
     /// For [`OptionKind::Check`].
@@ -60,6 +85,19 @@ pub enum OptionValue {
 }
 
 /// What a `setoption` asks the session to do, typed.
+///
+/// # Examples
+///
+/// ```
+/// use std::time::Duration;
+/// use eldest_uci::{Setting, parse_setoption};
+///
+/// let overhead = parse_setoption("Move Overhead", Some("50"));
+/// assert_eq!(overhead, Ok(Setting::MoveOverhead(Duration::from_millis(50))));
+/// assert_eq!(parse_setoption("UCI_Chess960", Some("true")), Ok(Setting::Chess960(true)));
+/// // A button has no value: pressing it is the whole request.
+/// assert_eq!(parse_setoption("Clear Hash", None), Ok(Setting::ClearHash));
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Setting {
     /// `Hash`: resize the transposition table to this many MiB (which clears it).
@@ -103,6 +141,18 @@ pub enum Setting {
 }
 
 /// One option: its name, type, and how a valid value becomes a [`Setting`].
+///
+/// # Examples
+///
+/// ```
+/// use eldest_uci::{OptionKind, find_option};
+///
+/// let multi_pv = find_option("multipv").unwrap();
+/// // The table's spelling, whatever the GUI's.
+/// assert_eq!(multi_pv.name, "MultiPV");
+/// assert!(matches!(multi_pv.kind, OptionKind::Spin { default: 1, min: 1, .. }));
+/// assert!(multi_pv.parse_value(Some("0")).is_err());
+/// ```
 #[derive(Debug, Clone, Copy)]
 pub struct UciOption {
     /// The name, as `uci` prints it.
@@ -137,15 +187,59 @@ const ALGORITHM_NAMES: [&str; eldest_search::ParallelAlgorithm::ALL.len()] = {
 };
 
 /// The default `Hash` size in MiB.
+///
+/// # Examples
+///
+/// ```
+/// use eldest_uci::{DEFAULT_HASH_MIB, OptionKind, find_option};
+///
+/// // What `uci` declares as Hash's default is the size a new session allocates.
+/// let hash = find_option("Hash").unwrap();
+/// assert!(matches!(hash.kind, OptionKind::Spin { default, .. } if default == DEFAULT_HASH_MIB as i64));
+/// ```
 pub const DEFAULT_HASH_MIB: usize = 16;
 
 /// The most search threads `Threads` accepts.
+///
+/// # Examples
+///
+/// ```
+/// use eldest_uci::{MAX_THREADS, Setting, parse_setoption};
+///
+/// let most = parse_setoption("Threads", Some(&MAX_THREADS.to_string()));
+/// assert_eq!(most, Ok(Setting::Threads(MAX_THREADS as usize)));
+/// // One more is refused, not clamped: the option keeps its value.
+/// assert!(parse_setoption("Threads", Some(&(MAX_THREADS + 1).to_string())).is_err());
+/// ```
 pub const MAX_THREADS: i64 = 256;
 
 /// The most principal variations `MultiPV` accepts.
+///
+/// # Examples
+///
+/// ```
+/// use eldest_uci::{MAX_MULTI_PV, Setting, parse_setoption};
+///
+/// let most = parse_setoption("MultiPV", Some(&MAX_MULTI_PV.to_string()));
+/// assert_eq!(most, Ok(Setting::MultiPv(MAX_MULTI_PV as usize)));
+/// // One more is refused, not clamped: the option keeps its value.
+/// assert!(parse_setoption("MultiPV", Some(&(MAX_MULTI_PV + 1).to_string())).is_err());
+/// ```
 pub const MAX_MULTI_PV: i64 = 256;
 
 /// Every option, in the order `uci` lists them.
+///
+/// # Examples
+///
+/// ```
+/// use eldest_uci::{OPTIONS, options};
+///
+/// assert_eq!(OPTIONS[0].name, "Hash");
+/// // The parallel-search knobs are made from the search crate's table, not listed here…
+/// assert!(OPTIONS.iter().all(|option| option.name != "MinSplitDepth"));
+/// // …but `options` lists both, the engine's own first.
+/// assert!(options().take(OPTIONS.len()).map(|o| o.name).eq(OPTIONS.iter().map(|o| o.name)));
+/// ```
 pub static OPTIONS: &[UciOption] = &[
     UciOption {
         name: "Hash",
@@ -260,6 +354,19 @@ fn spin_usize(value: &OptionValue) -> usize {
 }
 
 /// Why a `setoption` was refused.
+///
+/// # Examples
+///
+/// ```
+/// use eldest_uci::{OptionError, parse_setoption};
+///
+/// assert_eq!(parse_setoption("Contempt", Some("10")), Err(OptionError::Unknown("Contempt".into())));
+/// assert_eq!(parse_setoption("Ponder", None), Err(OptionError::MissingValue("Ponder")));
+/// let refused = parse_setoption("Hash", Some("0")).unwrap_err();
+/// assert!(matches!(refused, OptionError::Invalid { name: "Hash", .. }));
+/// // The message, sent as an `info string`, says what is accepted and that nothing changed.
+/// assert!(refused.to_string().ends_with("expected an integer from 1 to 33554432; unchanged"));
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum OptionError {
     /// No option has this name.
@@ -301,6 +408,18 @@ impl std::error::Error for OptionError {}
 
 impl UciOption {
     /// The `option name ... type ...` line that `uci` prints.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use eldest_uci::find_option;
+    ///
+    /// let ponder = find_option("Ponder").unwrap();
+    /// assert_eq!(ponder.declaration(), "option name Ponder type check default false");
+    /// // An empty default is written `<empty>`, as the protocol asks.
+    /// let log = find_option("Debug Log File").unwrap();
+    /// assert_eq!(log.declaration(), "option name Debug Log File type string default <empty>");
+    /// ```
     pub fn declaration(&self) -> String {
         let name = self.name;
         match self.kind {
@@ -324,6 +443,18 @@ impl UciOption {
     ///
     /// # Errors
     /// [`OptionError::MissingValue`] or [`OptionError::Invalid`].
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use eldest_uci::{OptionError, OptionValue, find_option};
+    ///
+    /// let hash = find_option("Hash").unwrap();
+    /// assert_eq!(hash.parse_value(Some("64")), Ok(OptionValue::Spin(64)));
+    /// // Units are not understood: the value must be a bare integer in range.
+    /// assert!(matches!(hash.parse_value(Some("64MB")), Err(OptionError::Invalid { .. })));
+    /// assert_eq!(hash.parse_value(None), Err(OptionError::MissingValue("Hash")));
+    /// ```
     pub fn parse_value(&self, value: Option<&str>) -> Result<OptionValue, OptionError> {
         let name = self.name;
         let invalid = |value: &str, expected: String| OptionError::Invalid {
@@ -430,6 +561,18 @@ fn knob_option(knob: &'static eldest_search::Knob) -> UciOption {
 }
 
 /// The option called `name`, compared case-insensitively.
+///
+/// # Examples
+///
+/// ```
+/// use eldest_uci::find_option;
+///
+/// // GUIs differ in case, so names match without it, as the protocol says.
+/// assert_eq!(find_option("clear hash").map(|option| option.name), Some("Clear Hash"));
+/// // The search crate's knobs are found too.
+/// assert!(find_option("MinSplitDepth").is_some());
+/// assert!(find_option("Contempt").is_none());
+/// ```
 pub fn find_option(name: &str) -> Option<UciOption> {
     options().find(|option| option.name.eq_ignore_ascii_case(name))
 }

@@ -8,6 +8,30 @@
 use std::io::{self, BufRead};
 
 /// The longest line the engine accepts, in bytes, not counting the line terminator.
+///
+/// # Examples
+///
+/// ```
+/// # #[derive(Clone, Default)]
+/// # struct Transcript(std::sync::Arc<std::sync::Mutex<Vec<u8>>>);
+/// # impl std::io::Write for Transcript {
+/// #     fn write(&mut self, b: &[u8]) -> std::io::Result<usize> { self.0.lock().unwrap().write(b) }
+/// #     fn flush(&mut self) -> std::io::Result<()> { Ok(()) }
+/// # }
+/// # impl Transcript {
+/// #     fn text(&self) -> String { String::from_utf8(self.0.lock().unwrap().clone()).unwrap() }
+/// # }
+/// use eldest_uci::MAX_LINE_BYTES;
+///
+/// let length = MAX_LINE_BYTES + 1;
+/// let input = format!("{}\nisready\n", "x".repeat(length));
+/// let transcript = Transcript::default();
+/// eldest_uci::run(input.as_bytes(), transcript.clone())?;
+/// // The overlong line is dropped with a note; the engine still answers what follows.
+/// let note = format!("ignored a line of {length} bytes: longer than the {MAX_LINE_BYTES}-byte limit");
+/// assert_eq!(transcript.text(), format!("info string {note}\nreadyok\n"));
+/// # Ok::<(), std::io::Error>(())
+/// ```
 pub const MAX_LINE_BYTES: usize = 256 * 1024;
 
 /// One line of input.

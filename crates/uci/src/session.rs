@@ -33,15 +33,77 @@ use std::time::Duration;
 const LOGGED_LINE_BYTES: usize = 4096;
 
 /// The `id name` the engine reports.
+///
+/// # Examples
+///
+/// ```
+/// # #[derive(Clone, Default)]
+/// # struct Transcript(std::sync::Arc<std::sync::Mutex<Vec<u8>>>);
+/// # impl std::io::Write for Transcript {
+/// #     fn write(&mut self, b: &[u8]) -> std::io::Result<usize> { self.0.lock().unwrap().write(b) }
+/// #     fn flush(&mut self) -> std::io::Result<()> { Ok(()) }
+/// # }
+/// # impl Transcript {
+/// #     fn text(&self) -> String { String::from_utf8(self.0.lock().unwrap().clone()).unwrap() }
+/// # }
+/// use eldest_uci::ENGINE_NAME;
+///
+/// let transcript = Transcript::default();
+/// eldest_uci::run("uci\n".as_bytes(), transcript.clone())?;
+/// // The first line a GUI reads after `uci`, with the crate's version.
+/// assert!(transcript.text().starts_with(&format!("id name {ENGINE_NAME}\n")));
+/// assert!(ENGINE_NAME.starts_with("Eldest "));
+/// # Ok::<(), std::io::Error>(())
+/// ```
 pub const ENGINE_NAME: &str = concat!("Eldest ", env!("CARGO_PKG_VERSION"));
 
 /// The `id author` the engine reports.
+///
+/// # Examples
+///
+/// ```
+/// # #[derive(Clone, Default)]
+/// # struct Transcript(std::sync::Arc<std::sync::Mutex<Vec<u8>>>);
+/// # impl std::io::Write for Transcript {
+/// #     fn write(&mut self, b: &[u8]) -> std::io::Result<usize> { self.0.lock().unwrap().write(b) }
+/// #     fn flush(&mut self) -> std::io::Result<()> { Ok(()) }
+/// # }
+/// # impl Transcript {
+/// #     fn text(&self) -> String { String::from_utf8(self.0.lock().unwrap().clone()).unwrap() }
+/// # }
+/// use eldest_uci::ENGINE_AUTHOR;
+///
+/// let transcript = Transcript::default();
+/// eldest_uci::run("uci\n".as_bytes(), transcript.clone())?;
+/// // The second line of the answer to `uci`, before the options.
+/// assert_eq!(transcript.text().lines().nth(1), Some(format!("id author {ENGINE_AUTHOR}").as_str()));
+/// # Ok::<(), std::io::Error>(())
+/// ```
 pub const ENGINE_AUTHOR: &str = "The Eldest developers";
 
 /// A callback that takes a setting and may refuse it with a message for the GUI.
 type SettingHook = Box<dyn FnMut(&str) -> Result<(), String> + Send>;
 
 /// Callbacks through which the session reaches what belongs to the program around it.
+///
+/// # Examples
+///
+/// ```
+/// use std::sync::{Arc, Mutex};
+/// use eldest_uci::SessionHooks;
+///
+/// let log_files = Arc::new(Mutex::new(Vec::new()));
+/// let seen = Arc::clone(&log_files);
+/// // The program, not the session, owns the log writer: the hook is where it learns the path.
+/// let hooks = SessionHooks::new().on_debug_log_file(move |path| {
+///     seen.lock().unwrap().push(path.to_string());
+///     Ok(())
+/// });
+/// let input = "setoption name Debug Log File value eldest.log\n";
+/// eldest_uci::run_with(input.as_bytes(), std::io::sink(), hooks)?;
+/// assert_eq!(*log_files.lock().unwrap(), ["eldest.log"]);
+/// # Ok::<(), std::io::Error>(())
+/// ```
 pub struct SessionHooks {
     debug_log_file: SettingHook,
     pub(crate) input_line: Box<dyn FnMut(&str) + Send>,
@@ -50,6 +112,28 @@ pub struct SessionHooks {
 
 impl SessionHooks {
     /// Hooks that accept every setting and do nothing with it, and search with [`Engine::search`].
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// # #[derive(Clone, Default)]
+    /// # struct Transcript(std::sync::Arc<std::sync::Mutex<Vec<u8>>>);
+    /// # impl std::io::Write for Transcript {
+    /// #     fn write(&mut self, b: &[u8]) -> std::io::Result<usize> { self.0.lock().unwrap().write(b) }
+    /// #     fn flush(&mut self) -> std::io::Result<()> { Ok(()) }
+    /// # }
+    /// # impl Transcript {
+    /// #     fn text(&self) -> String { String::from_utf8(self.0.lock().unwrap().clone()).unwrap() }
+    /// # }
+    /// use eldest_uci::SessionHooks;
+    ///
+    /// let transcript = Transcript::default();
+    /// let input = "setoption name Debug Log File value eldest.log\nisready\n";
+    /// eldest_uci::run_with(input.as_bytes(), transcript.clone(), SessionHooks::new())?;
+    /// // Nothing is refused, so the only answer is `readyok`: these are the hooks `run` uses.
+    /// assert_eq!(transcript.text(), "readyok\n");
+    /// # Ok::<(), std::io::Error>(())
+    /// ```
     pub fn new() -> SessionHooks {
         SessionHooks {
             debug_log_file: Box::new(|_| Ok(())),
@@ -76,6 +160,41 @@ impl SessionHooks {
     }
 
     /// Runs every search through `runner` instead of calling [`Engine::search`] directly.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// # #[derive(Clone, Default)]
+    /// # struct Transcript(std::sync::Arc<std::sync::Mutex<Vec<u8>>>);
+    /// # impl std::io::Write for Transcript {
+    /// #     fn write(&mut self, b: &[u8]) -> std::io::Result<usize> { self.0.lock().unwrap().write(b) }
+    /// #     fn flush(&mut self) -> std::io::Result<()> { Ok(()) }
+    /// # }
+    /// # impl Transcript {
+    /// #     fn text(&self) -> String { String::from_utf8(self.0.lock().unwrap().clone()).unwrap() }
+    /// # }
+    /// use std::{sync::Arc, time::Duration};
+    /// use eldest_search::{Engine, IterationReport, Score, SearchControl, SearchOutcome};
+    /// use eldest_uci::{SearchRequest, SearchRunner, SessionHooks};
+    ///
+    /// /// Answers a3 at once: a stand-in for a runner that spreads the search over processes.
+    /// #[derive(Debug)]
+    /// struct AlwaysA3;
+    /// impl SearchRunner for AlwaysA3 {
+    ///     fn run(&self, _: &mut Engine, request: SearchRequest<'_>, _: &SearchControl,
+    ///            _: &mut (dyn FnMut(&IterationReport) + Send)) -> SearchOutcome {
+    ///         let best_move = request.root.parse_uci_move("a2a3").ok();
+    ///         let (score, time) = (Score::Centipawns(0), Duration::ZERO);
+    ///         SearchOutcome { best_move, ponder_move: None, score, depth: 1, nodes: 1, time }
+    ///     }
+    /// }
+    /// let transcript = Transcript::default();
+    /// let hooks = SessionHooks::new().search_runner(Arc::new(AlwaysA3));
+    /// eldest_uci::run_with("go depth 30\n".as_bytes(), transcript.clone(), hooks)?;
+    /// // The session writes the runner's move: no search of its own took place.
+    /// assert_eq!(transcript.text(), "bestmove a2a3\n");
+    /// # Ok::<(), std::io::Error>(())
+    /// ```
     pub fn search_runner(mut self, runner: Arc<dyn SearchRunner>) -> Self {
         self.runner = Some(runner);
         self
@@ -83,6 +202,30 @@ impl SessionHooks {
 
     /// Called with the path when `Debug Log File` is set (an empty path: stop logging to a file). An error
     /// message refuses the setting; the GUI gets it as an `info string`.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// # #[derive(Clone, Default)]
+    /// # struct Transcript(std::sync::Arc<std::sync::Mutex<Vec<u8>>>);
+    /// # impl std::io::Write for Transcript {
+    /// #     fn write(&mut self, b: &[u8]) -> std::io::Result<usize> { self.0.lock().unwrap().write(b) }
+    /// #     fn flush(&mut self) -> std::io::Result<()> { Ok(()) }
+    /// # }
+    /// # impl Transcript {
+    /// #     fn text(&self) -> String { String::from_utf8(self.0.lock().unwrap().clone()).unwrap() }
+    /// # }
+    /// use eldest_uci::SessionHooks;
+    ///
+    /// let hooks = SessionHooks::new().on_debug_log_file(|path| Err(format!("cannot create {path}")));
+    /// let transcript = Transcript::default();
+    /// let input = "setoption name Debug Log File value /no/such/dir/eldest.log\n";
+    /// eldest_uci::run_with(input.as_bytes(), transcript.clone(), hooks)?;
+    /// // The refusal reaches the GUI, and the previous setting (no file) stays.
+    /// let answer = "setoption Debug Log File: cannot create /no/such/dir/eldest.log; unchanged ('')";
+    /// assert_eq!(transcript.text(), format!("info string {answer}\n"));
+    /// # Ok::<(), std::io::Error>(())
+    /// ```
     pub fn on_debug_log_file(
         mut self,
         hook: impl FnMut(&str) -> Result<(), String> + Send + 'static,
@@ -105,6 +248,26 @@ impl fmt::Debug for SessionHooks {
 }
 
 /// One search as the session asks for it: what [`Engine::search`] takes.
+///
+/// # Examples
+///
+/// ```
+/// use std::sync::Arc;
+/// use eldest_board::Position;
+/// use eldest_search::{Engine, SearchControl, SearchLimits, SearchOptions};
+/// use eldest_uci::SearchRequest;
+///
+/// let mut engine = Engine::new(1)?;
+/// let root = Position::startpos();
+/// let limits = SearchLimits { depth: Some(3), ..SearchLimits::default() };
+/// // No game behind the root: a fresh start position.
+/// let options = SearchOptions::default();
+/// let request = SearchRequest { root: &root, game: Arc::default(), limits: &limits, options: &options };
+/// let outcome = request.run(&mut engine, &SearchControl::new(), &mut |_| {});
+/// assert!(outcome.best_move.is_some());
+/// assert_eq!(outcome.depth, 3);
+/// # Ok::<(), eldest_tt::TableSizeError>(())
+/// ```
 #[derive(Debug)]
 pub struct SearchRequest<'a> {
     /// The position to search.
@@ -119,6 +282,40 @@ pub struct SearchRequest<'a> {
 
 impl SearchRequest<'_> {
     /// Runs the request on `engine`: [`Engine::search`] with its arguments.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// # #[derive(Clone, Default)]
+    /// # struct Transcript(std::sync::Arc<std::sync::Mutex<Vec<u8>>>);
+    /// # impl std::io::Write for Transcript {
+    /// #     fn write(&mut self, b: &[u8]) -> std::io::Result<usize> { self.0.lock().unwrap().write(b) }
+    /// #     fn flush(&mut self) -> std::io::Result<()> { Ok(()) }
+    /// # }
+    /// # impl Transcript {
+    /// #     fn text(&self) -> String { String::from_utf8(self.0.lock().unwrap().clone()).unwrap() }
+    /// # }
+    /// use std::sync::Arc;
+    /// use eldest_search::{Engine, IterationReport, SearchControl, SearchLimits, SearchOutcome};
+    /// use eldest_uci::{SearchRequest, SearchRunner, SessionHooks};
+    ///
+    /// /// Caps every search at depth 1, and otherwise searches as the session would.
+    /// #[derive(Debug)]
+    /// struct Shallow;
+    /// impl SearchRunner for Shallow {
+    ///     fn run(&self, engine: &mut Engine, request: SearchRequest<'_>, control: &SearchControl,
+    ///            on_iteration: &mut (dyn FnMut(&IterationReport) + Send)) -> SearchOutcome {
+    ///         let limits = SearchLimits { depth: Some(1), ..request.limits.clone() };
+    ///         SearchRequest { limits: &limits, ..request }.run(engine, control, on_iteration)
+    ///     }
+    /// }
+    /// let transcript = Transcript::default();
+    /// let hooks = SessionHooks::new().search_runner(Arc::new(Shallow));
+    /// eldest_uci::run_with("go depth 30\n".as_bytes(), transcript.clone(), hooks)?;
+    /// assert!(transcript.text().starts_with("info depth 1 "));
+    /// assert!(!transcript.text().contains("info depth 2 "));
+    /// # Ok::<(), std::io::Error>(())
+    /// ```
     pub fn run(
         self,
         engine: &mut Engine,
@@ -173,6 +370,19 @@ pub trait SearchRunner: Send + Sync + fmt::Debug {
 }
 
 /// Whether the command loop goes on after a command.
+///
+/// # Examples
+///
+/// ```
+/// use eldest_uci::{Flow, Output, Session, SessionHooks};
+///
+/// let mut session = Session::new(Output::new(std::io::sink()), SessionHooks::new())?;
+/// assert_eq!(session.execute_line("isready"), Flow::Continue);
+/// // Only `quit` ends the loop: even a line that is no command keeps it going.
+/// assert_eq!(session.execute_line("castle"), Flow::Continue);
+/// assert_eq!(session.execute_line("quit"), Flow::Quit);
+/// # Ok::<(), std::io::Error>(())
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Flow {
     /// Read the next command.
@@ -199,6 +409,30 @@ struct Settings {
 }
 
 /// One UCI conversation.
+///
+/// # Examples
+///
+/// ```
+/// # #[derive(Clone, Default)]
+/// # struct Transcript(std::sync::Arc<std::sync::Mutex<Vec<u8>>>);
+/// # impl std::io::Write for Transcript {
+/// #     fn write(&mut self, b: &[u8]) -> std::io::Result<usize> { self.0.lock().unwrap().write(b) }
+/// #     fn flush(&mut self) -> std::io::Result<()> { Ok(()) }
+/// # }
+/// # impl Transcript {
+/// #     fn text(&self) -> String { String::from_utf8(self.0.lock().unwrap().clone()).unwrap() }
+/// # }
+/// use eldest_uci::{Output, Session, SessionHooks};
+///
+/// let transcript = Transcript::default();
+/// let mut session = Session::new(Output::new(transcript.clone()), SessionHooks::new())?;
+/// session.execute_line("position startpos moves e2e4");
+/// session.execute_line("go depth 2");
+/// // `stop` waits for the search's answer, so the transcript is complete here.
+/// session.execute_line("stop");
+/// assert!(transcript.text().lines().last().unwrap().starts_with("bestmove "));
+/// # Ok::<(), std::io::Error>(())
+/// ```
 #[derive(Debug)]
 pub struct Session {
     out: Output,
@@ -215,6 +449,19 @@ impl Session {
     ///
     /// # Errors
     /// When the default transposition table cannot be allocated.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use eldest_board::Position;
+    /// use eldest_uci::{Output, Session, SessionHooks};
+    ///
+    /// let session = Session::new(Output::new(std::io::sink()), SessionHooks::new())?;
+    /// // Ready at once for `go`, as a GUI may skip `position` for the initial position.
+    /// assert_eq!(*session.position(), Position::startpos());
+    /// assert!(!session.is_searching());
+    /// # Ok::<(), std::io::Error>(())
+    /// ```
     pub fn new(out: Output, hooks: SessionHooks) -> io::Result<Session> {
         let engine = Engine::new(DEFAULT_HASH_MIB).map_err(io::Error::other)?;
         let position = Position::startpos();
@@ -240,16 +487,70 @@ impl Session {
     }
 
     /// The current position: the root of the next search.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use eldest_uci::{Output, Session, SessionHooks};
+    ///
+    /// let mut session = Session::new(Output::new(std::io::sink()), SessionHooks::new())?;
+    /// session.execute_line("position startpos moves e2e4 e7e5");
+    /// let open_game = "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2";
+    /// assert_eq!(session.position().to_fen(), open_game);
+    /// // All or nothing: an illegal move leaves the previous position in place.
+    /// session.execute_line("position startpos moves e2e4 e7e4");
+    /// assert_eq!(session.position().to_fen(), open_game);
+    /// # Ok::<(), std::io::Error>(())
+    /// ```
     pub fn position(&self) -> &Position {
         &self.position
     }
 
     /// Whether a search is running (it has not yet written its `bestmove`).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use eldest_uci::{Output, Session, SessionHooks};
+    ///
+    /// let mut session = Session::new(Output::new(std::io::sink()), SessionHooks::new())?;
+    /// session.execute_line("go infinite");
+    /// assert!(session.is_searching());
+    /// // `isready` is answered during a search without disturbing it.
+    /// session.execute_line("isready");
+    /// assert!(session.is_searching());
+    /// session.execute_line("stop");
+    /// assert!(!session.is_searching());
+    /// # Ok::<(), std::io::Error>(())
+    /// ```
     pub fn is_searching(&self) -> bool {
         self.search.as_ref().is_some_and(|s| !s.has_answered())
     }
 
     /// Parses and runs one line of input. Problems are answered with `info string`.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// # #[derive(Clone, Default)]
+    /// # struct Transcript(std::sync::Arc<std::sync::Mutex<Vec<u8>>>);
+    /// # impl std::io::Write for Transcript {
+    /// #     fn write(&mut self, b: &[u8]) -> std::io::Result<usize> { self.0.lock().unwrap().write(b) }
+    /// #     fn flush(&mut self) -> std::io::Result<()> { Ok(()) }
+    /// # }
+    /// # impl Transcript {
+    /// #     fn text(&self) -> String { String::from_utf8(self.0.lock().unwrap().clone()).unwrap() }
+    /// # }
+    /// use eldest_uci::{Output, Session, SessionHooks};
+    ///
+    /// let transcript = Transcript::default();
+    /// let mut session = Session::new(Output::new(transcript.clone()), SessionHooks::new())?;
+    /// session.execute_line("isready");
+    /// // A faulty line is answered with the reason and not acted on.
+    /// session.execute_line("go perft 99");
+    /// assert_eq!(transcript.text(), "readyok\ninfo string go perft: '99' is outside 0..=15\n");
+    /// # Ok::<(), std::io::Error>(())
+    /// ```
     pub fn execute_line(&mut self, line: &str) -> Flow {
         if line.len() <= LOGGED_LINE_BYTES {
             tracing::debug!(target: "eldest_uci::io", "<< {line}");
@@ -272,6 +573,21 @@ impl Session {
     }
 
     /// Runs one command.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use eldest_uci::{Command, Flow, Output, Session, SessionHooks};
+    ///
+    /// let mut session = Session::new(Output::new(std::io::sink()), SessionHooks::new())?;
+    /// // A command built in code needs no parsing: a program can drive the session without text.
+    /// let kings = "4k3/8/8/8/8/8/8/4K3 w - - 0 1";
+    /// let flow = session.execute(Command::Position { fen: Some(kings.into()), moves: vec![] });
+    /// assert_eq!(flow, Flow::Continue);
+    /// assert_eq!(session.position().to_fen(), kings);
+    /// assert_eq!(session.execute(Command::Quit), Flow::Quit);
+    /// # Ok::<(), std::io::Error>(())
+    /// ```
     pub fn execute(&mut self, command: Command) -> Flow {
         tracing::debug!(?command, "command");
         self.reap_finished();
@@ -311,6 +627,30 @@ impl Session {
     }
 
     /// Stops any running search and waits for its `bestmove`: what `quit` and the end of the input do.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// # #[derive(Clone, Default)]
+    /// # struct Transcript(std::sync::Arc<std::sync::Mutex<Vec<u8>>>);
+    /// # impl std::io::Write for Transcript {
+    /// #     fn write(&mut self, b: &[u8]) -> std::io::Result<usize> { self.0.lock().unwrap().write(b) }
+    /// #     fn flush(&mut self) -> std::io::Result<()> { Ok(()) }
+    /// # }
+    /// # impl Transcript {
+    /// #     fn text(&self) -> String { String::from_utf8(self.0.lock().unwrap().clone()).unwrap() }
+    /// # }
+    /// use eldest_uci::{Output, Session, SessionHooks};
+    ///
+    /// let transcript = Transcript::default();
+    /// let mut session = Session::new(Output::new(transcript.clone()), SessionHooks::new())?;
+    /// session.execute_line("go infinite");
+    /// // What the end of the input does: the search stops, and still answers.
+    /// session.shutdown();
+    /// assert!(!session.is_searching());
+    /// assert!(transcript.text().lines().last().unwrap().starts_with("bestmove "));
+    /// # Ok::<(), std::io::Error>(())
+    /// ```
     pub fn shutdown(&mut self) {
         self.finish_search();
     }
