@@ -6,13 +6,47 @@ use core::num::NonZeroU64;
 use core::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, BitXorAssign, Not};
 
 /// A set of squares. Set operations are the bitwise operators; iteration yields squares from a1 upwards.
+///
+/// # Examples
+///
+/// ```
+/// use eldest_board::{Bitboard, Color, File, Position, Square};
+///
+/// let pos = Position::startpos();
+/// let white_on_e_file = pos.colored(Color::White) & Bitboard::file(File::E);
+/// // Iteration runs from a1 upwards, following the bits.
+/// assert_eq!(white_on_e_file.collect::<Vec<_>>(), [Square::E1, Square::E2]);
+/// assert_eq!(Bitboard::from_square(Square::A1).0, 1);
+/// assert_eq!(Bitboard::from_square(Square::H8).0, 1 << 63);
+/// ```
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub struct Bitboard(pub u64);
 
 impl Bitboard {
     /// No square.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use eldest_board::{Bitboard, Position};
+    ///
+    /// assert!(Bitboard::EMPTY.is_empty());
+    /// assert_eq!(Bitboard::EMPTY, Bitboard::default());
+    /// // Nobody gives check at the start.
+    /// assert_eq!(Position::startpos().checkers(), Bitboard::EMPTY);
+    /// ```
     pub const EMPTY: Bitboard = Bitboard(0);
     /// Every square.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use eldest_board::{Bitboard, Square};
+    ///
+    /// assert_eq!(Bitboard::FULL.popcount(), 64);
+    /// assert_eq!(!Bitboard::FULL, Bitboard::EMPTY);
+    /// assert!(Square::ALL.into_iter().all(|square| Bitboard::FULL.contains(square)));
+    /// ```
     pub const FULL: Bitboard = Bitboard(!0);
 
     /// The set holding only `square`.

@@ -13,9 +13,31 @@ use core::fmt;
 use eldest_hashing as zobrist;
 
 /// The FEN of the standard starting position.
+///
+/// # Examples
+///
+/// ```
+/// use eldest_board::{Position, STARTPOS_FEN};
+///
+/// assert_eq!(Position::from_fen(STARTPOS_FEN)?, Position::startpos());
+/// assert_eq!(Position::startpos().to_fen(), STARTPOS_FEN);
+/// # Ok::<(), eldest_board::FenError>(())
+/// ```
 pub const STARTPOS_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
 
 /// Why a FEN or EPD string was rejected. Each variant names the field at fault.
+///
+/// # Examples
+///
+/// ```
+/// use eldest_board::{FenError, Position};
+///
+/// assert_eq!(Position::from_fen("rnbqkbnr/pppppppp"), Err(FenError::FieldCount(1)));
+/// let fen = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq - 0 1";
+/// let error = Position::from_fen(fen).unwrap_err();
+/// assert_eq!(error, FenError::InvalidSideToMove("x".to_string()));
+/// assert_eq!(error.to_string(), r#"side to move must be 'w' or 'b', found "x""#);
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum FenError {
     /// A FEN has 4 to 6 space-separated fields (an EPD has 4 plus operations); this one had another count.
@@ -105,6 +127,20 @@ impl fmt::Display for FenError {
 impl std::error::Error for FenError {}
 
 /// A position with its EPD operations, e.g. `bm Nf3; id "opening 1";`.
+///
+/// # Examples
+///
+/// ```
+/// use eldest_board::Position;
+///
+/// let epd = Position::from_epd(r#"4k3/8/8/8/8/8/8/4K2R w K - bm O-O; id "castle";"#)?;
+/// assert_eq!(epd.position.to_fen(), "4k3/8/8/8/8/8/8/4K2R w K - 0 1");
+/// assert_eq!(epd.operations[1], ("id".to_string(), "castle".to_string()));
+/// // The best move is SAN: it only means something in the EPD's own position.
+/// let best = epd.position.parse_san(epd.operation("bm").unwrap())?;
+/// assert!(best.is_castle());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Epd {
     /// The position of the four FEN fields (counters from `hmvc` / `fmvn` operations if present).

@@ -21,6 +21,20 @@ use crate::position::Position;
 use crate::types::{File, PieceKind, Rank, Square};
 
 /// Which moves to generate.
+///
+/// # Examples
+///
+/// ```
+/// use eldest_board::{Position, Stage};
+///
+/// let pos = Position::from_fen("1r2k3/P7/8/3pP3/8/8/8/4K2R w K d6 0 2")?;
+/// let (noisy, quiet, all) = (pos.moves(Stage::Noisy), pos.moves(Stage::Quiet), pos.moves(Stage::All));
+/// // Every legal move is in exactly one of the two stages.
+/// assert_eq!(noisy.len() + quiet.len(), all.len());
+/// assert!(all.iter().all(|mv| noisy.contains(mv) != quiet.contains(mv)));
+/// assert!(noisy.iter().any(|mv| mv.is_en_passant()) && quiet.iter().any(|mv| mv.is_castle()));
+/// # Ok::<(), eldest_board::FenError>(())
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Stage {
     /// Every legal move.
@@ -45,6 +59,22 @@ enum SetKind {
 }
 
 /// The legal moves of one piece from one square, as a set of destinations.
+///
+/// # Examples
+///
+/// ```
+/// use eldest_board::{Bitboard, PieceKind, Position, Square, Stage};
+///
+/// let pos = Position::startpos();
+/// let mut sans = Vec::new();
+/// pos.generate_moves_from(Stage::All, Bitboard::from_square(Square::G1), |set| {
+///     assert_eq!((set.piece, set.from, set.to.popcount()), (PieceKind::Knight, Square::G1, 2));
+///     // A set is cheap to produce; its moves are built only when it is iterated.
+///     sans.extend(set.into_iter().map(|mv| pos.move_to_san(mv)));
+///     true
+/// });
+/// assert_eq!(sans, ["Nf3", "Nh3"]);
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct PieceMoves {
     /// The kind of the moving piece.
@@ -169,6 +199,24 @@ impl IntoIterator for PieceMoves {
 }
 
 /// Iterator over the moves of a [`PieceMoves`] set; promotions come queen first.
+///
+/// # Examples
+///
+/// ```
+/// use eldest_board::{Bitboard, PieceKind, Position, Square, Stage};
+///
+/// let pos = Position::from_fen("k7/4P3/8/8/8/8/8/4K3 w - - 0 1")?;
+/// let mut promotions = Vec::new();
+/// pos.generate_moves_from(Stage::All, Bitboard::from_square(Square::E7), |set| {
+///     let moves = set.into_iter();
+///     assert_eq!(moves.len(), 4);
+///     promotions.extend(moves.map(|mv| mv.promotion().unwrap()));
+///     true
+/// });
+/// // The likeliest best promotion comes first.
+/// assert_eq!(promotions, [PieceKind::Queen, PieceKind::Rook, PieceKind::Bishop, PieceKind::Knight]);
+/// # Ok::<(), eldest_board::FenError>(())
+/// ```
 #[derive(Debug, Clone)]
 pub struct PieceMovesIter {
     set: PieceMoves,
@@ -206,9 +254,35 @@ impl ExactSizeIterator for PieceMovesIter {}
 /// The most moves any position this crate accepts can have. The record for a legal position is 218; the FEN
 /// parser rejects material that no game could reach (more than 16 pieces or 8 pawns a side, or more promoted
 /// pieces than missing pawns), which keeps every accepted position within this bound.
+///
+/// # Examples
+///
+/// ```
+/// use eldest_board::{Position, MAX_MOVES};
+///
+/// // The record: 218 legal moves for white.
+/// let pos = Position::from_fen("R6R/3Q4/1Q4Q1/4Q3/2Q4Q/Q4Q2/pp1Q4/kBNN1KB1 w - - 0 1")?;
+/// assert_eq!(pos.legal_moves().len(), 218);
+/// assert!(pos.legal_moves().len() <= MAX_MOVES);
+/// # Ok::<(), eldest_board::FenError>(())
+/// ```
 pub const MAX_MOVES: usize = 256;
 
 /// A fixed-capacity list of moves on the stack.
+///
+/// # Examples
+///
+/// ```
+/// use eldest_board::{MoveList, Position};
+///
+/// let pos = Position::startpos();
+/// let mut moves: MoveList = pos.legal_moves();
+/// let e4 = pos.parse_uci_move("e2e4")?;
+/// // A slice underneath: move ordering sorts it in place, with no allocation.
+/// moves.sort_by_key(|&mv| mv != e4);
+/// assert_eq!((moves[0], moves.len()), (e4, 20));
+/// # Ok::<(), eldest_board::UciMoveError>(())
+/// ```
 #[derive(Clone)]
 pub struct MoveList {
     moves: [Move; MAX_MOVES],

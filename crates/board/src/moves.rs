@@ -21,6 +21,23 @@ use core::fmt;
 use core::num::NonZeroU16;
 
 /// What kind of move a [`Move`] is; see the module docs for the bit layout.
+///
+/// # Examples
+///
+/// ```
+/// use eldest_board::{MoveKind, PieceKind, Position};
+///
+/// let pos = Position::startpos();
+/// assert_eq!(pos.parse_uci_move("g1f3")?.kind(), MoveKind::Quiet);
+/// assert_eq!(pos.parse_uci_move("e2e4")?.kind(), MoveKind::DoublePush);
+/// // White may castle, take en passant on d6 and promote by taking on b8.
+/// let pos = Position::from_fen("1r2k3/P7/8/3pP3/8/8/8/4K2R w K d6 0 2")?;
+/// assert_eq!(pos.parse_uci_move("e1g1")?.kind(), MoveKind::Castle);
+/// assert_eq!(pos.parse_uci_move("e5d6")?.kind(), MoveKind::EnPassant);
+/// let promotion = MoveKind::Promotion { piece: PieceKind::Queen, capture: true };
+/// assert_eq!(pos.parse_uci_move("a7b8q")?.kind(), promotion);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum MoveKind {
     /// A move to an empty square that is no pawn double push, castling or promotion.
@@ -72,6 +89,19 @@ impl MoveKind {
 }
 
 /// The kinds a pawn may promote to, in the order of their promotion bits.
+///
+/// # Examples
+///
+/// ```
+/// use eldest_board::{Move, MoveKind, Square, PROMOTION_PIECES};
+///
+/// for (index, piece) in PROMOTION_PIECES.into_iter().enumerate() {
+///     let mv = Move::new(Square::E7, Square::E8, MoveKind::Promotion { piece, capture: false });
+///     assert_eq!(mv.promotion(), Some(piece));
+///     // The two low bits of the kind field are the index into this array.
+///     assert_eq!(usize::from(mv.to_bits() >> 12) & 3, index);
+/// }
+/// ```
 pub const PROMOTION_PIECES: [PieceKind; 4] = [
     PieceKind::Knight,
     PieceKind::Bishop,
@@ -81,6 +111,19 @@ pub const PROMOTION_PIECES: [PieceKind; 4] = [
 
 /// A chess move in 16 bits. Build one through the move generator or the notation parsers of
 /// [`Position`](crate::Position); [`Move::new`] builds one from parts for tests and tools.
+///
+/// # Examples
+///
+/// ```
+/// use eldest_board::{Move, Position};
+///
+/// let mv = Position::startpos().parse_uci_move("g1f3")?;
+/// assert_eq!(Move::from_bits(mv.to_bits()), Some(mv));
+/// // Never zero, so `Option<Move>` needs no extra space and no "null move" value.
+/// assert_eq!(size_of::<Move>(), 2);
+/// assert_eq!(size_of::<Option<Move>>(), 2);
+/// # Ok::<(), eldest_board::UciMoveError>(())
+/// ```
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Move(NonZeroU16);
 

@@ -7,6 +7,18 @@ use crate::types::{File, PieceKind, Rank, Square};
 use core::fmt;
 
 /// Why a move in UCI notation was rejected.
+///
+/// # Examples
+///
+/// ```
+/// use eldest_board::{Position, UciMoveError};
+///
+/// let pos = Position::startpos();
+/// assert_eq!(pos.parse_uci_move("e2-e4"), Err(UciMoveError::Syntax("e2-e4".to_string())));
+/// let illegal = pos.parse_uci_move("e2e5").unwrap_err();
+/// assert_eq!(illegal, UciMoveError::Illegal("e2e5".to_string()));
+/// assert_eq!(illegal.to_string(), r#"illegal move "e2e5" in this position"#);
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum UciMoveError {
     /// The text is not of the form `e2e4` / `e7e8q` (from square, to square, optional promotion letter).
@@ -27,6 +39,21 @@ impl fmt::Display for UciMoveError {
 impl std::error::Error for UciMoveError {}
 
 /// Why a move in SAN was rejected.
+///
+/// # Examples
+///
+/// ```
+/// use eldest_board::{Position, SanError};
+///
+/// // Knights on b1 and f1: both can reach d2.
+/// let pos = Position::from_fen("4k3/8/8/8/8/8/8/1N2KN2 w - - 0 1")?;
+/// let ambiguous = pos.parse_san("Nd2").unwrap_err();
+/// assert_eq!(ambiguous, SanError::Ambiguous("Nd2".to_string()));
+/// assert_eq!(ambiguous.to_string(), r#"ambiguous SAN move "Nd2" in this position"#);
+/// assert_eq!(pos.parse_san("Nd3"), Err(SanError::Illegal("Nd3".to_string())));
+/// assert_eq!(pos.parse_san("N-d2"), Err(SanError::Syntax("N-d2".to_string())));
+/// # Ok::<(), eldest_board::FenError>(())
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum SanError {
     /// The text is not SAN (e.g. `Nf3`, `exd5`, `e8=Q`, `O-O`).
@@ -50,6 +77,19 @@ impl fmt::Display for SanError {
 impl std::error::Error for SanError {}
 
 /// Why [`Position::try_play`] refused a move.
+///
+/// # Examples
+///
+/// ```
+/// use eldest_board::{IllegalMoveError, Move, MoveKind, Position, Square};
+///
+/// let mut pos = Position::startpos();
+/// // The queen's path is blocked by her own pawn.
+/// let blocked = Move::new(Square::D1, Square::D3, MoveKind::Quiet);
+/// let error = pos.try_play(blocked).unwrap_err();
+/// assert_eq!(error, IllegalMoveError(blocked));
+/// assert_eq!(error.to_string(), "illegal move d1d3");
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct IllegalMoveError(pub Move);
 
@@ -62,6 +102,17 @@ impl fmt::Display for IllegalMoveError {
 impl std::error::Error for IllegalMoveError {}
 
 /// A move in UCI notation, as returned by [`Move::to_uci`].
+///
+/// # Examples
+///
+/// ```
+/// use eldest_board::{Move, MoveKind, Square};
+///
+/// let castle = Move::new(Square::E8, Square::A8, MoveKind::Castle);
+/// // A `Display` value: formatted straight into the line it belongs to, with no `String` of its own.
+/// assert_eq!(format!("bestmove {}", castle.to_uci(false)), "bestmove e8c8");
+/// assert_eq!(format!("bestmove {}", castle.to_uci(true)), "bestmove e8a8");
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct UciMove {
     mv: Move,

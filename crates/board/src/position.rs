@@ -18,6 +18,21 @@ use eldest_hashing as zobrist;
 ///
 /// The en-passant square is kept only when an enemy pawn could capture there (pseudo-legally), so that
 /// transpositions that differ only in an unusable en-passant square share a key.
+///
+/// # Examples
+///
+/// ```
+/// use eldest_board::Position;
+///
+/// let pos = Position::startpos();
+/// let mut child = pos; // a copy: playing the move on it leaves `pos` as the undo
+/// child.play_unchecked(pos.parse_uci_move("e2e4")?);
+/// assert_eq!(pos, Position::startpos());
+/// assert_eq!(child.key(), child.compute_key());
+/// // No black pawn can take on e3, so no en-passant square sets this position's key apart.
+/// assert_eq!(child.en_passant(), None);
+/// # Ok::<(), eldest_board::UciMoveError>(())
+/// ```
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Position {
     pub(crate) by_kind: [Bitboard; PieceKind::NUM],

@@ -14,8 +14,29 @@ macro_rules! indexed_enum {
 
         impl $name {
             /// Every value, in index order.
+            ///
+            /// # Examples
+            ///
+            /// ```
+            #[doc = concat!("use eldest_board::", stringify!($name), ";")]
+            ///
+            /// // Strictly ascending: each value once, in the order of the indices.
+            #[doc = concat!("assert!(", stringify!($name), "::ALL.windows(2).all(|pair| pair[0] < pair[1]));")]
+            #[doc = concat!("assert_eq!(", stringify!($name), "::ALL[0].index(), 0);")]
+            /// ```
             pub const ALL: [$name; [$($name::$variant),+].len()] = [$($name::$variant),+];
             /// The number of values.
+            ///
+            /// # Examples
+            ///
+            /// ```
+            #[doc = concat!("use eldest_board::", stringify!($name), ";")]
+            ///
+            /// // The length of every table indexed by the value.
+            #[doc = concat!("let table = [0u64; ", stringify!($name), "::NUM];")]
+            #[doc = concat!("assert_eq!(table.len(), ", stringify!($name), "::ALL.len());")]
+            #[doc = concat!("assert_eq!(", stringify!($name), "::try_index(", stringify!($name), "::NUM), None);")]
+            /// ```
             pub const NUM: usize = Self::ALL.len();
 
             /// The value's index, `0..NUM`.
@@ -55,6 +76,19 @@ macro_rules! indexed_enum {
 
 indexed_enum! {
     /// A side: white or black.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use eldest_board::{Color, Position};
+    ///
+    /// let mut pos = Position::startpos();
+    /// assert_eq!(pos.side_to_move(), Color::White);
+    /// pos.play_unchecked(pos.legal_moves()[0]);
+    /// assert_eq!(pos.side_to_move(), !Color::White);
+    /// // The index picks a side's entry in per-side tables.
+    /// assert_eq!((Color::White.index(), Color::Black.index(), Color::NUM), (0, 1, 2));
+    /// ```
     Color { /** White, who moves first. */ White, /** Black. */ Black }
 }
 
@@ -124,6 +158,17 @@ impl core::ops::Not for Color {
 
 indexed_enum! {
     /// A kind of piece, without colour.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use eldest_board::{PieceKind, Position};
+    ///
+    /// let pos = Position::startpos();
+    /// let counts = PieceKind::ALL.map(|kind| pos.pieces(kind).popcount());
+    /// // Pawns, knights, bishops, rooks, queens, kings of both sides, in index order.
+    /// assert_eq!(counts, [16, 4, 4, 4, 2, 2]);
+    /// ```
     PieceKind {
         /** Pawn. */ Pawn,
         /** Knight. */ Knight,
@@ -181,6 +226,18 @@ impl PieceKind {
 }
 
 /// A coloured piece.
+///
+/// # Examples
+///
+/// ```
+/// use eldest_board::{Color, Piece, PieceKind, Position, Square};
+///
+/// let pos = Position::startpos();
+/// let queen = pos.piece_on(Square::D8).unwrap();
+/// assert_eq!(queen, Piece { color: Color::Black, kind: PieceKind::Queen });
+/// assert_eq!(queen.to_string(), "q");
+/// assert_eq!(pos.piece_on(Square::D4), None);
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Piece {
     /// Whose piece it is.
@@ -273,6 +330,17 @@ impl fmt::Display for Piece {
 
 indexed_enum! {
     /// A file (column), a to h.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use eldest_board::{File, Square};
+    ///
+    /// assert_eq!(Square::E4.file(), File::E);
+    /// assert_eq!(File::ALL.map(File::to_char).iter().collect::<String>(), "abcdefgh");
+    /// // Ordered like the board, so "towards the h-file" is a comparison.
+    /// assert!(File::G > File::E);
+    /// ```
     File { /** a */ A, /** b */ B, /** c */ C, /** d */ D, /** e */ E, /** f */ F, /** g */ G, /** h */ H }
 }
 
@@ -313,6 +381,17 @@ impl File {
 
 indexed_enum! {
     /// A rank (row), first (white's back rank) to eighth.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use eldest_board::{Color, Rank, Square};
+    ///
+    /// assert_eq!(Square::E4.rank(), Rank::Fourth);
+    /// assert_eq!(Rank::ALL.map(Rank::to_char).iter().collect::<String>(), "12345678");
+    /// // Counted from white's side: black's back rank is the eighth.
+    /// assert_eq!(Color::Black.back_rank(), Rank::Eighth);
+    /// ```
     Rank {
         /** 1 */ First, /** 2 */ Second, /** 3 */ Third, /** 4 */ Fourth,
         /** 5 */ Fifth, /** 6 */ Sixth, /** 7 */ Seventh, /** 8 */ Eighth,
@@ -375,6 +454,19 @@ impl Rank {
 
 indexed_enum! {
     /// A square, a1 = 0, b1 = 1, …, h8 = 63.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use eldest_board::{File, Rank, Square};
+    ///
+    /// assert_eq!((Square::A1.index(), Square::B1.index(), Square::H8.index()), (0, 1, 63));
+    /// // Rank by rank from white's side: index = 8 × rank + file.
+    /// assert_eq!(Square::new(File::E, Rank::Fourth).index(), 8 * 3 + 4);
+    /// assert_eq!(Square::try_index(8), Some(Square::A2));
+    /// assert_eq!("e4".parse::<Square>()?, Square::E4);
+    /// # Ok::<(), eldest_board::SquareParseError>(())
+    /// ```
     Square {
         /** a1 */ A1, /** b1 */ B1, /** c1 */ C1, /** d1 */ D1, /** e1 */ E1, /** f1 */ F1, /** g1 */ G1, /** h1 */ H1,
         /** a2 */ A2, /** b2 */ B2, /** c2 */ C2, /** d2 */ D2, /** e2 */ E2, /** f2 */ F2, /** g2 */ G2, /** h2 */ H2,
@@ -497,6 +589,16 @@ impl fmt::Display for Rank {
 }
 
 /// The error of parsing a square name such as `e4`.
+///
+/// # Examples
+///
+/// ```
+/// use eldest_board::{Square, SquareParseError};
+///
+/// let error = "i9".parse::<Square>().unwrap_err();
+/// assert_eq!(error, SquareParseError("i9".to_string()));
+/// assert_eq!(error.to_string(), r#"invalid square "i9": expected a file a-h and a rank 1-8, e.g. e4"#);
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SquareParseError(pub String);
 

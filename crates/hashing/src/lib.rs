@@ -4,9 +4,31 @@
 #![no_std]
 
 /// The seed of the key generator. Changing it changes every key, every TT index and the bench signature.
+///
+/// # Examples
+///
+/// ```
+/// use eldest_hashing::{piece_square, SplitMix64, SEED};
+///
+/// // The keys are the first draws of SplitMix64 from this seed, white pawn on a1 first.
+/// let mut draws = SplitMix64::new(SEED);
+/// assert_eq!(draws.next_u64(), piece_square(0, 0));
+/// assert_eq!(draws.next_u64(), piece_square(0, 1));
+/// ```
 pub const SEED: u64 = 0x0E1D_E57C_4E55_2026;
 
 /// Number of coloured piece indices: white pawn..king = 0..6, black pawn..king = 6..12.
+///
+/// # Examples
+///
+/// ```
+/// use eldest_hashing::{piece_square, PIECE_INDICES};
+///
+/// // Index + 6 is the same kind in black: a white knight is 1, a black knight 7.
+/// assert_eq!(PIECE_INDICES, 2 * 6);
+/// let on_e4: Vec<u64> = (0..PIECE_INDICES).map(|piece| piece_square(piece, 28)).collect();
+/// assert!(on_e4.iter().enumerate().all(|(i, key)| !on_e4[..i].contains(key)));
+/// ```
 pub const PIECE_INDICES: usize = 12;
 
 /// One step of SplitMix64: a small, well-mixed generator that can run in a `const fn`.
@@ -75,6 +97,19 @@ const KEYS: Keys = {
 ///
 /// # Panics
 /// If `piece >= 12` or `square >= 64`.
+///
+/// # Examples
+///
+/// ```
+/// use eldest_hashing::piece_square;
+///
+/// // A white knight (1) from g1 (6) to f3 (21): XOR it out of g1 and into f3.
+/// let before = piece_square(1, 6);
+/// let after = before ^ piece_square(1, 6) ^ piece_square(1, 21);
+/// assert_eq!(after, piece_square(1, 21));
+/// // A black knight (7) on f3 is another position.
+/// assert_ne!(piece_square(7, 21), after);
+/// ```
 #[inline(always)]
 pub const fn piece_square(piece: usize, square: usize) -> u64 {
     KEYS.piece_square[piece][square]
@@ -87,6 +122,20 @@ pub const fn piece_square(piece: usize, square: usize) -> u64 {
 ///
 /// # Panics
 /// If `color >= 2` or `rook_file >= 8`.
+///
+/// # Examples
+///
+/// ```
+/// use eldest_hashing::castling;
+///
+/// // In Chess960, white's right with the g-rook is not white's right with the h-rook...
+/// assert_ne!(castling(0, 6), castling(0, 7));
+/// // ...nor black's right with the same rook file.
+/// assert_ne!(castling(0, 7), castling(1, 7));
+/// // Losing one right XORs its key out and leaves the others.
+/// let both = castling(0, 7) ^ castling(0, 0);
+/// assert_eq!(both ^ castling(0, 0), castling(0, 7));
+/// ```
 #[inline(always)]
 pub const fn castling(color: usize, rook_file: usize) -> u64 {
     KEYS.castling[color][rook_file]
@@ -96,12 +145,34 @@ pub const fn castling(color: usize, rook_file: usize) -> u64 {
 ///
 /// # Panics
 /// If `file >= 8`.
+///
+/// # Examples
+///
+/// ```
+/// use eldest_hashing::en_passant_file;
+///
+/// // Positions that differ only in the en-passant file must get different keys.
+/// let keys: Vec<u64> = (0..8).map(en_passant_file).collect();
+/// assert!(keys.iter().enumerate().all(|(i, key)| *key != 0 && !keys[..i].contains(key)));
+/// ```
 #[inline(always)]
 pub const fn en_passant_file(file: usize) -> u64 {
     KEYS.en_passant_file[file]
 }
 
 /// The key XORed in when black is to move.
+///
+/// # Examples
+///
+/// ```
+/// use eldest_hashing::{piece_square, side_to_move};
+///
+/// let kings = piece_square(5, 4) ^ piece_square(11, 60); // white king e1, black king e8
+/// // The same placement with the other side to move is another position; a second XOR undoes the first.
+/// let black_to_move = kings ^ side_to_move();
+/// assert_ne!(black_to_move, kings);
+/// assert_eq!(black_to_move ^ side_to_move(), kings);
+/// ```
 #[inline(always)]
 pub const fn side_to_move() -> u64 {
     KEYS.side_to_move
@@ -163,8 +234,28 @@ impl SplitMix64 {
 }
 
 /// Multiplier of the linear congruential generator used by [`move_hash`] (Numerical Recipes' LCG).
+///
+/// # Examples
+///
+/// ```
+/// use eldest_hashing::{move_hash, LCG_INCREMENT, LCG_MULTIPLIER};
+///
+/// // With a zero key the move hash is the bare LCG step of the move.
+/// assert_eq!(move_hash(0, 1), LCG_MULTIPLIER + LCG_INCREMENT);
+/// assert_eq!(move_hash(0, 2), 2 * LCG_MULTIPLIER + LCG_INCREMENT);
+/// ```
 pub const LCG_MULTIPLIER: u64 = 1_664_525;
 /// Increment of the linear congruential generator used by [`move_hash`].
+///
+/// # Examples
+///
+/// ```
+/// use eldest_hashing::{move_hash, LCG_INCREMENT};
+///
+/// // Even the move 0 does not hash to the position key itself.
+/// assert_eq!(move_hash(0, 0), LCG_INCREMENT);
+/// assert_eq!(move_hash(0xfeed, 0), 0xfeed ^ LCG_INCREMENT);
+/// ```
 pub const LCG_INCREMENT: u64 = 1_013_904_223;
 
 /// Kerrigan's move hash: `key ^ (mv * 1664525 + 1013904223)` (seed 000, note 4).
@@ -173,6 +264,19 @@ pub const LCG_INCREMENT: u64 = 1_013_904_223;
 /// seed of one LCG step spreads it over the 64-bit space before it is mixed with the position key, so that
 /// `move_hash(key, m) & (rows - 1)` sends the moves of one position to different rows of the
 /// `currently_searching` table. Wrapping arithmetic is the LCG's modulus 2^64.
+///
+/// # Examples
+///
+/// ```
+/// use eldest_hashing::move_hash;
+///
+/// let key = 0x9d39_247e_3377_6d41;
+/// let rows: u64 = 1 << 15;
+/// // Neighbouring moves of one position land on different rows of a 32768-row table.
+/// assert_ne!(move_hash(key, 0x0e1d) & (rows - 1), move_hash(key, 0x0e1e) & (rows - 1));
+/// // Key and move are mixed by XOR, so the same move of two positions hashes apart as the keys do.
+/// assert_eq!(move_hash(key, 0x0e1d) ^ move_hash(0, 0x0e1d), key);
+/// ```
 #[inline(always)]
 pub const fn move_hash(position_key: u64, mv: u16) -> u64 {
     position_key

@@ -24,20 +24,80 @@ use crate::bound::Bound;
 use crate::score::{MATE, score_from_tt, score_to_tt};
 
 /// Added to a depth before it is stored in the entry's depth byte, so that quiescence depths (≤ 0) fit.
+///
+/// # Examples
+///
+/// ```
+/// use eldest_tt::{DEPTH_OFFSET, MIN_DEPTH, PINNED_DEPTH};
+/// // Every storable depth lands on a byte 1..=255: the byte 0 stays free to mean "empty slot".
+/// assert_eq!(MIN_DEPTH + DEPTH_OFFSET, 1);
+/// assert_eq!(PINNED_DEPTH + DEPTH_OFFSET, i32::from(u8::MAX));
+/// ```
 pub const DEPTH_OFFSET: i32 = 16;
 
 /// The shallowest depth an entry can hold: quiescence plies go down to here. The depth byte `0` is
 /// reserved for empty slots.
+///
+/// # Examples
+///
+/// ```
+/// use eldest_tt::{Bound, Record, TranspositionTable, MIN_DEPTH};
+/// let tt = TranspositionTable::with_buckets(64)?;
+/// let qsearch = Record { best_move: 0, score: -20, static_eval: Some(-20), depth: MIN_DEPTH, bound: Bound::UPPER };
+/// tt.store(5, 0, qsearch);
+/// assert_eq!(tt.probe(5).unwrap().depth(), MIN_DEPTH);
+/// # Ok::<(), eldest_tt::TableSizeError>(())
+/// ```
 pub const MIN_DEPTH: i32 = 1 - DEPTH_OFFSET;
 
 /// The depth of a pinned game-history draw: deeper than any search, so it satisfies every probe (seed 004,
 /// micro-Max's `d = 127`, here the largest byte).
+///
+/// # Examples
+///
+/// ```
+/// use eldest_tt::{TranspositionTable, MAX_DEPTH, PINNED_DEPTH};
+/// let tt = TranspositionTable::with_buckets(64)?;
+/// tt.pin_draw(42).unwrap();
+/// let pin = tt.probe(42).unwrap();
+/// assert!(pin.is_pinned());
+/// // Deeper than any search could ask for, so every probe of the position is answered.
+/// assert_eq!(pin.depth(), PINNED_DEPTH);
+/// assert!(PINNED_DEPTH > MAX_DEPTH);
+/// # Ok::<(), eldest_tt::TableSizeError>(())
+/// ```
 pub const PINNED_DEPTH: i32 = u8::MAX as i32 - DEPTH_OFFSET;
 
 /// The deepest depth an ordinary store can hold; one less than [`PINNED_DEPTH`].
+///
+/// # Examples
+///
+/// ```
+/// use eldest_tt::{Bound, Record, TranspositionTable, MAX_DEPTH, PINNED_DEPTH};
+/// assert_eq!(MAX_DEPTH, PINNED_DEPTH - 1);
+/// let tt = TranspositionTable::with_buckets(64)?;
+/// tt.store(8, 0, Record { best_move: 3, score: 0, static_eval: None, depth: MAX_DEPTH, bound: Bound::EXACT });
+/// // Even the deepest ordinary result cannot be mistaken for a pinned draw.
+/// let entry = tt.probe(8).unwrap();
+/// assert_eq!((entry.depth(), entry.is_pinned()), (MAX_DEPTH, false));
+/// # Ok::<(), eldest_tt::TableSizeError>(())
+/// ```
 pub const MAX_DEPTH: i32 = PINNED_DEPTH - 1;
 
 /// The number of distinct generations; the generation counter wraps around after this many searches.
+///
+/// # Examples
+///
+/// ```
+/// use eldest_tt::{TranspositionTable, GENERATIONS};
+/// let tt = TranspositionTable::with_buckets(64)?;
+/// for _ in 0..GENERATIONS {
+///     tt.new_search();
+/// }
+/// // Wrapped: an entry this many searches old would look current again.
+/// assert_eq!(tt.generation(), 0);
+/// # Ok::<(), eldest_tt::TableSizeError>(())
+/// ```
 pub const GENERATIONS: u8 = 32;
 
 /// The static evaluations an entry can hold: `i16::MIN` is kept to mean "no evaluation".
@@ -58,6 +118,20 @@ const GENERATION_MASK: u64 = (GENERATIONS as u64) - 1;
 /// A decoded table entry: what a probe returns.
 ///
 /// Scores are kept node-relative as stored; [`Entry::score`] converts them for the probing ply.
+///
+/// # Examples
+///
+/// ```
+/// use eldest_tt::{Bound, Record, TranspositionTable};
+/// let tt = TranspositionTable::with_buckets(64)?;
+/// tt.new_search();
+/// tt.store(11, 0, Record { best_move: 9, score: 35, static_eval: Some(20), depth: 6, bound: Bound::LOWER });
+/// let entry = tt.probe(11).unwrap();
+/// assert_eq!((entry.best_move(), entry.score(0), entry.static_eval()), (Some(9), 35, Some(20)));
+/// assert_eq!((entry.depth(), entry.bound(), entry.generation()), (6, Bound::LOWER, 1));
+/// assert!(!entry.is_pinned());
+/// # Ok::<(), eldest_tt::TableSizeError>(())
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Entry {
     best_move: u16,
@@ -70,6 +144,20 @@ pub struct Entry {
 }
 
 /// A search result to store: what the search knows when it leaves a node.
+///
+/// # Examples
+///
+/// ```
+/// use eldest_tt::{Bound, Record, TranspositionTable};
+/// let tt = TranspositionTable::with_buckets(64)?;
+/// let first = Record { best_move: 0x0e1d, score: 15, static_eval: Some(8), depth: 4, bound: Bound::EXACT };
+/// tt.store(3, 0, first);
+/// // A deeper result that found no move and skipped the evaluation keeps the ones already stored.
+/// tt.store(3, 0, Record { best_move: 0, static_eval: None, depth: 6, ..first });
+/// let entry = tt.probe(3).unwrap();
+/// assert_eq!((entry.best_move(), entry.static_eval(), entry.depth()), (Some(0x0e1d), Some(8), 6));
+/// # Ok::<(), eldest_tt::TableSizeError>(())
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Record {
     /// The best move found, or `0` when there is none (a fail-low node, or no legal move). A same-key update
@@ -89,6 +177,20 @@ pub struct Record {
 
 impl Entry {
     /// The stored best move, or `None` when the result carried no move.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use eldest_tt::{Bound, Record, TranspositionTable};
+    /// let tt = TranspositionTable::with_buckets(64)?;
+    /// let fail_low = Record { best_move: 0, score: -50, static_eval: Some(10), depth: 3, bound: Bound::UPPER };
+    /// tt.store(1, 0, fail_low);
+    /// tt.store(2, 0, Record { best_move: 0x0e1d, ..fail_low });
+    /// // The move 0 of a fail-low node comes back as "no move", never as a move to try.
+    /// assert_eq!(tt.probe(1).unwrap().best_move(), None);
+    /// assert_eq!(tt.probe(2).unwrap().best_move(), Some(0x0e1d));
+    /// # Ok::<(), eldest_tt::TableSizeError>(())
+    /// ```
     #[must_use]
     pub const fn best_move(&self) -> Option<u16> {
         if self.best_move == 0 {
@@ -99,18 +201,59 @@ impl Entry {
     }
 
     /// The stored score converted to a root-relative score for a node at `ply`.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use eldest_tt::{Bound, Record, TranspositionTable, MATE};
+    /// let tt = TranspositionTable::with_buckets(64)?;
+    /// // Found at ply 3: mate in 7 plies from the root.
+    /// tt.store(4, 3, Record { best_move: 1, score: MATE - 7, static_eval: None, depth: 5, bound: Bound::EXACT });
+    /// let entry = tt.probe(4).unwrap();
+    /// assert_eq!(entry.score(3), MATE - 7);
+    /// // Reached two plies deeper by another path, the mate is two plies further from the root.
+    /// assert_eq!(entry.score(5), MATE - 9);
+    /// # Ok::<(), eldest_tt::TableSizeError>(())
+    /// ```
     #[must_use]
     pub const fn score(&self, ply: usize) -> i32 {
         score_from_tt(self.stored_score as i32, ply)
     }
 
     /// The stored, node-relative score (mates counted from this position).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use eldest_tt::{Bound, Record, TranspositionTable, MATE};
+    /// let tt = TranspositionTable::with_buckets(64)?;
+    /// let mate = Record { best_move: 1, score: MATE - 7, static_eval: None, depth: 5, bound: Bound::EXACT };
+    /// tt.store(4, 3, mate);
+    /// tt.store(5, 3, Record { score: 120, ..mate });
+    /// // The mate found at ply 3 is 4 plies from its node; a heuristic score is stored as it came.
+    /// assert_eq!(tt.probe(4).unwrap().stored_score(), MATE - 4);
+    /// assert_eq!(tt.probe(5).unwrap().stored_score(), 120);
+    /// # Ok::<(), eldest_tt::TableSizeError>(())
+    /// ```
     #[must_use]
     pub const fn stored_score(&self) -> i32 {
         self.stored_score as i32
     }
 
     /// The static evaluation stored with the result, if one was.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use eldest_tt::{Bound, Record, TranspositionTable};
+    /// let tt = TranspositionTable::with_buckets(64)?;
+    /// let in_check = Record { best_move: 1, score: 0, static_eval: None, depth: 2, bound: Bound::EXACT };
+    /// tt.store(1, 0, in_check);
+    /// tt.store(2, 0, Record { static_eval: Some(-35), ..in_check });
+    /// assert_eq!(tt.probe(1).unwrap().static_eval(), None);
+    /// assert_eq!(tt.probe(2).unwrap().static_eval(), Some(-35));
+    /// # Ok::<(), eldest_tt::TableSizeError>(())
+    /// ```
     #[must_use]
     pub const fn static_eval(&self) -> Option<i32> {
         if self.static_eval == EVAL_NONE {
@@ -121,24 +264,78 @@ impl Entry {
     }
 
     /// The remaining depth of the stored search; negative for quiescence, [`PINNED_DEPTH`] for a pinned draw.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use eldest_tt::{Bound, Record, TranspositionTable, PINNED_DEPTH};
+    /// let tt = TranspositionTable::with_buckets(64)?;
+    /// tt.store(1, 0, Record { best_move: 1, score: 0, static_eval: Some(0), depth: -2, bound: Bound::UPPER });
+    /// assert_eq!(tt.probe(1).unwrap().depth(), -2);
+    /// tt.pin_draw(2).unwrap();
+    /// assert_eq!(tt.probe(2).unwrap().depth(), PINNED_DEPTH);
+    /// # Ok::<(), eldest_tt::TableSizeError>(())
+    /// ```
     #[must_use]
     pub const fn depth(&self) -> i32 {
         self.depth_byte as i32 - DEPTH_OFFSET
     }
 
     /// What the stored score proves.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use eldest_tt::{Bound, Record, TranspositionTable};
+    /// let tt = TranspositionTable::with_buckets(64)?;
+    /// tt.store(1, 0, Record { best_move: 1, score: 90, static_eval: None, depth: 4, bound: Bound::LOWER });
+    /// // A fail-high proves only that the true score is at least 90.
+    /// let bound = tt.probe(1).unwrap().bound();
+    /// assert!(bound.contains(Bound::LOWER) && !bound.contains(Bound::UPPER));
+    /// // The entry `enter` creates for a node being searched has no score yet.
+    /// let _guard = tt.enter_guard(2, 6);
+    /// assert!(tt.probe(2).unwrap().bound().is_empty());
+    /// # Ok::<(), eldest_tt::TableSizeError>(())
+    /// ```
     #[must_use]
     pub const fn bound(&self) -> Bound {
         self.bound
     }
 
     /// Whether this is a pinned game-history draw, protected from ordinary stores.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use eldest_tt::{Bound, Record, TranspositionTable};
+    /// let tt = TranspositionTable::with_buckets(64)?;
+    /// tt.pin_draw(1).unwrap();
+    /// tt.store(2, 0, Record { best_move: 0, score: 0, static_eval: None, depth: 9, bound: Bound::EXACT });
+    /// // Both are exact zeros, but only the game-history draw is protected.
+    /// assert!(tt.probe(1).unwrap().is_pinned());
+    /// assert!(!tt.probe(2).unwrap().is_pinned());
+    /// # Ok::<(), eldest_tt::TableSizeError>(())
+    /// ```
     #[must_use]
     pub const fn is_pinned(&self) -> bool {
         self.pinned
     }
 
     /// The generation (search number modulo [`GENERATIONS`]) that wrote the entry.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use eldest_tt::{Bound, Record, TranspositionTable, GENERATIONS};
+    /// let tt = TranspositionTable::with_buckets(64)?;
+    /// for _ in 0..GENERATIONS + 2 {
+    ///     tt.new_search();
+    /// }
+    /// tt.store(1, 0, Record { best_move: 1, score: 0, static_eval: None, depth: 1, bound: Bound::EXACT });
+    /// // Search number 34, modulo the 32 generations.
+    /// assert_eq!(tt.probe(1).unwrap().generation(), 2);
+    /// # Ok::<(), eldest_tt::TableSizeError>(())
+    /// ```
     #[must_use]
     pub const fn generation(&self) -> u8 {
         self.generation

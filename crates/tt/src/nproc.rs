@@ -50,12 +50,36 @@ pub struct NodeGuard<'table> {
 
 impl NodeGuard<'_> {
     /// Whether the enter was counted (false when the bucket had no slot to reserve or the count was full).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use eldest_tt::TranspositionTable;
+    /// let tt = TranspositionTable::with_buckets(1)?;
+    /// // One bucket of three slots: three nodes with distinct key tags (top bits) reserve all of them.
+    /// let inside: Vec<_> = (1..=3u64).map(|node| tt.enter_guard(node << 50, 1)).collect();
+    /// assert!(inside.iter().all(|guard| guard.is_counted()));
+    /// let fourth = tt.enter_guard(4 << 50, 1);
+    /// assert!(!fourth.is_counted());
+    /// assert!(!tt.busy(4 << 50));
+    /// # Ok::<(), eldest_tt::TableSizeError>(())
+    /// ```
     #[must_use]
     pub const fn is_counted(&self) -> bool {
         self.counted
     }
 
     /// The key of the node this guard is in.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let tt = eldest_tt::TranspositionTable::with_buckets(64)?;
+    /// let guard = tt.enter_guard(0xfeed, 8);
+    /// assert_eq!(guard.key(), 0xfeed);
+    /// assert!(tt.busy(guard.key()));
+    /// # Ok::<(), eldest_tt::TableSizeError>(())
+    /// ```
     #[must_use]
     pub const fn key(&self) -> u64 {
         self.key
@@ -76,6 +100,19 @@ impl TranspositionTable {
     /// Lock-free: each retry of the loop follows a compare-and-swap that failed because another thread's
     /// succeeded. Prefer [`enter_guard`](Self::enter_guard), which cannot forget the matching
     /// [`leave`](Self::leave). A `false` return must not be followed by a `leave`.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let tt = eldest_tt::TranspositionTable::with_buckets(64)?;
+    /// assert!(tt.enter(7, 5));
+    /// assert!(tt.enter(7, 5));
+    /// assert_eq!(tt.nproc(7), 2);
+    /// // Each counted enter needs a leave of its own.
+    /// assert!(tt.leave(7) && tt.leave(7));
+    /// assert!(!tt.busy(7));
+    /// # Ok::<(), eldest_tt::TableSizeError>(())
+    /// ```
     pub fn enter(&self, key: u64, depth: i32) -> bool {
         let bucket = self.bucket(key);
         let tag = tag_of(key);
@@ -124,6 +161,18 @@ impl TranspositionTable {
     ///
     /// Call it exactly once after each `enter` that returned `true` — or let a [`NodeGuard`] do it. A `false`
     /// return means an unbalanced leave (or a [`clear`](Self::clear) in between) and changes nothing.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let tt = eldest_tt::TranspositionTable::with_buckets(64)?;
+    /// assert!(tt.enter(7, 5));
+    /// assert!(tt.leave(7));
+    /// // An unbalanced leave finds no count and changes nothing.
+    /// assert!(!tt.leave(7));
+    /// assert_eq!(tt.nproc_total(), 0);
+    /// # Ok::<(), eldest_tt::TableSizeError>(())
+    /// ```
     pub fn leave(&self, key: u64) -> bool {
         let bucket = self.bucket(key);
         let tag = tag_of(key);
@@ -148,6 +197,21 @@ impl TranspositionTable {
     }
 
     /// [`enter`](Self::enter) with a guard whose drop performs the matching [`leave`](Self::leave).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let tt = eldest_tt::TranspositionTable::with_buckets(64)?;
+    /// let outer = tt.enter_guard(7, 5);
+    /// {
+    ///     let _inner = tt.enter_guard(7, 5);
+    ///     assert_eq!(tt.nproc(7), 2);
+    /// }
+    /// assert_eq!(tt.nproc(7), 1);
+    /// drop(outer);
+    /// assert!(!tt.busy(7));
+    /// # Ok::<(), eldest_tt::TableSizeError>(())
+    /// ```
     pub fn enter_guard(&self, key: u64, depth: i32) -> NodeGuard<'_> {
         NodeGuard {
             table: self,
@@ -157,12 +221,34 @@ impl TranspositionTable {
     }
 
     /// Whether some thread is counted in the node `key` (ABDADA's `nproc > 0`).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let tt = eldest_tt::TranspositionTable::with_buckets(64)?;
+    /// assert!(!tt.busy(7));
+    /// let _guard = tt.enter_guard(7, 5);
+    /// assert!(tt.busy(7));
+    /// assert!(!tt.busy(8));
+    /// # Ok::<(), eldest_tt::TableSizeError>(())
+    /// ```
     #[must_use]
     pub fn busy(&self, key: u64) -> bool {
         self.nproc(key) > 0
     }
 
     /// How many threads are counted in the node `key`.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let tt = eldest_tt::TranspositionTable::with_buckets(64)?;
+    /// let guards: Vec<_> = (0..3).map(|_| tt.enter_guard(7, 5)).collect();
+    /// assert_eq!(tt.nproc(7), 3);
+    /// drop(guards);
+    /// assert_eq!(tt.nproc(7), 0);
+    /// # Ok::<(), eldest_tt::TableSizeError>(())
+    /// ```
     #[must_use]
     pub fn nproc(&self, key: u64) -> u32 {
         let bucket = self.bucket(key);
@@ -176,6 +262,18 @@ impl TranspositionTable {
 
     /// The sum of all `nproc` counts, computed in parallel: 0 whenever no thread is inside a node — a cheap
     /// end-of-search check that every `enter` was matched by a `leave`.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let tt = eldest_tt::TranspositionTable::with_buckets(64)?;
+    /// let guards = [tt.enter_guard(1, 4), tt.enter_guard(2, 4), tt.enter_guard(2, 4)];
+    /// assert_eq!(tt.nproc_total(), 3);
+    /// drop(guards);
+    /// // What a search checks at its end: every enter was matched by a leave.
+    /// assert_eq!(tt.nproc_total(), 0);
+    /// # Ok::<(), eldest_tt::TableSizeError>(())
+    /// ```
     #[must_use]
     pub fn nproc_total(&self) -> usize {
         self.sum_over_buckets(|bucket| {

@@ -5,6 +5,18 @@ use crate::entry::Entry;
 use crate::table::TranspositionTable;
 
 /// What a stored result means for a node about to be searched.
+///
+/// # Examples
+///
+/// ```
+/// use eldest_tt::{Bound, ProbeOutcome, Record, TranspositionTable};
+/// let tt = TranspositionTable::with_buckets(64)?;
+/// tt.store(1, 0, Record { best_move: 9, score: 40, static_eval: None, depth: 5, bound: Bound::EXACT });
+/// assert_eq!(tt.probe_node(1, 5, -100, 100, 0), ProbeOutcome::Cutoff(40));
+/// assert_eq!(tt.probe_node(1, 6, -100, 100, 0), ProbeOutcome::MoveOnly(Some(9)));
+/// assert_eq!(tt.probe_node(2, 1, -100, 100, 0), ProbeOutcome::Miss);
+/// # Ok::<(), eldest_tt::TableSizeError>(())
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum ProbeOutcome {
     /// The stored result answers the node: return this root-relative score without searching.
@@ -16,6 +28,21 @@ pub enum ProbeOutcome {
 }
 
 /// The outcome of an ABDADA probe (Weill's `retrieveAsk`), see [`TranspositionTable::probe_exclusive`].
+///
+/// # Examples
+///
+/// ```
+/// use eldest_tt::{Bound, ExclusiveProbe, ProbeOutcome, Record, TranspositionTable};
+/// let tt = TranspositionTable::with_buckets(64)?;
+/// tt.store(1, 0, Record { best_move: 9, score: 40, static_eval: None, depth: 5, bound: Bound::EXACT });
+/// let _other_thread = tt.enter_guard(1, 7);
+/// // Too shallow for depth 7 while another thread is on it: defer the move to the second pass.
+/// assert_eq!(tt.probe_exclusive(1, 7, -100, 100, 0, true), ExclusiveProbe::OnEvaluation);
+/// // Deep enough for depth 5: the stored result answers the node whoever is searching it.
+/// let outcome = tt.probe_exclusive(1, 5, -100, 100, 0, true);
+/// assert_eq!(outcome, ExclusiveProbe::Outcome(ProbeOutcome::Cutoff(40)));
+/// # Ok::<(), eldest_tt::TableSizeError>(())
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum ExclusiveProbe {
     /// The ordinary outcome: the node is not being searched by another thread, or the probe was not exclusive,
@@ -76,6 +103,18 @@ pub fn probe_cutoff(entry: Option<Entry>, depth: i32, alpha: i32, beta: i32, ply
 
 impl TranspositionTable {
     /// Probes `key` and applies [`probe_cutoff`].
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use eldest_tt::{probe_cutoff, Bound, ProbeOutcome, Record, TranspositionTable, MATE};
+    /// let tt = TranspositionTable::with_buckets(64)?;
+    /// tt.store(1, 4, Record { best_move: 9, score: MATE - 10, static_eval: None, depth: 8, bound: Bound::EXACT });
+    /// assert_eq!(tt.probe_node(1, 8, -MATE, MATE, 2), probe_cutoff(tt.probe(1), 8, -MATE, MATE, 2));
+    /// // Found at ply 4 and probed at ply 2, the mate is two plies nearer the root.
+    /// assert_eq!(tt.probe_node(1, 8, -MATE, MATE, 2), ProbeOutcome::Cutoff(MATE - 8));
+    /// # Ok::<(), eldest_tt::TableSizeError>(())
+    /// ```
     #[must_use]
     pub fn probe_node(&self, key: u64, depth: i32, alpha: i32, beta: i32, ply: usize) -> ProbeOutcome {
         probe_cutoff(self.probe(key), depth, alpha, beta, ply)

@@ -24,9 +24,44 @@ use crate::error::PinError;
 use crate::table::TranspositionTable;
 
 /// Depth units an entry loses per generation of age when slots compete for eviction (Stockfish's weight).
+///
+/// # Examples
+///
+/// ```
+/// use eldest_tt::{Bound, Record, StoreOutcome, TranspositionTable, AGE_WEIGHT};
+/// let at = |depth| Record { best_move: 1, score: 0, static_eval: None, depth, bound: Bound::EXACT };
+/// // A search later the old entry is worth its depth minus AGE_WEIGHT, against two fresh entries of depth 3.
+/// let cases = [(2 + AGE_WEIGHT, StoreOutcome::Inserted), (4 + AGE_WEIGHT, StoreOutcome::TooShallow)];
+/// for (old_depth, outcome) in cases {
+///     let tt = TranspositionTable::with_buckets(1)?; // one bucket: every key competes for its three slots
+///     tt.store(1, 0, at(old_depth));
+///     tt.new_search();
+///     tt.store(2, 0, at(3));
+///     tt.store(3, 0, at(3));
+///     assert_eq!(tt.store(4, 0, at(1)), outcome);
+/// }
+/// # Ok::<(), eldest_tt::TableSizeError>(())
+/// ```
 pub const AGE_WEIGHT: i32 = 8;
 
 /// What a [`TranspositionTable::store`] did.
+///
+/// # Examples
+///
+/// ```
+/// use eldest_tt::{Bound, Record, StoreOutcome, TranspositionTable};
+/// let tt = TranspositionTable::with_buckets(1)?; // one bucket of three slots
+/// let record = Record { best_move: 5, score: 10, static_eval: Some(0), depth: 6, bound: Bound::EXACT };
+/// assert_eq!(tt.store(1 << 50, 0, record), StoreOutcome::Inserted);
+/// assert_eq!(tt.store(1 << 50, 0, Record { depth: 7, ..record }), StoreOutcome::Updated);
+/// assert_eq!(tt.store(1 << 50, 0, Record { depth: 2, ..record }), StoreOutcome::KeptExisting);
+/// tt.pin_draw(2 << 50).unwrap();
+/// assert_eq!(tt.store(2 << 50, 0, record), StoreOutcome::Protected);
+/// assert_eq!(tt.store(3 << 50, 0, record), StoreOutcome::Inserted);
+/// // The bucket is full, and both evictable slots hold deeper results of this search.
+/// assert_eq!(tt.store(4 << 50, 0, Record { depth: 2, ..record }), StoreOutcome::TooShallow);
+/// # Ok::<(), eldest_tt::TableSizeError>(())
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum StoreOutcome {
     /// The result went into an empty slot or evicted another position.
@@ -43,6 +78,16 @@ pub enum StoreOutcome {
 
 impl StoreOutcome {
     /// Whether the result was written.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use eldest_tt::StoreOutcome;
+    /// assert!(StoreOutcome::Inserted.is_written() && StoreOutcome::Updated.is_written());
+    /// for dropped in [StoreOutcome::KeptExisting, StoreOutcome::Protected, StoreOutcome::TooShallow] {
+    ///     assert!(!dropped.is_written());
+    /// }
+    /// ```
     #[must_use]
     pub const fn is_written(self) -> bool {
         matches!(self, Self::Inserted | Self::Updated)
@@ -169,6 +214,21 @@ impl TranspositionTable {
     }
 
     /// Removes the pinned draw of `key`; returns whether there was one.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use eldest_tt::{Bound, Record, TranspositionTable};
+    /// let tt = TranspositionTable::with_buckets(64)?;
+    /// tt.pin_draw(42).unwrap();
+    /// assert!(tt.unpin(42));
+    /// assert!(tt.probe(42).is_none());
+    /// assert!(!tt.unpin(42));
+    /// // An ordinary result is not a pin: it stays.
+    /// tt.store(7, 0, Record { best_move: 1, score: 0, static_eval: None, depth: 3, bound: Bound::EXACT });
+    /// assert!(!tt.unpin(7) && tt.probe(7).is_some());
+    /// # Ok::<(), eldest_tt::TableSizeError>(())
+    /// ```
     pub fn unpin(&self, key: u64) -> bool {
         let bucket = self.bucket(key);
         let views = views(bucket);
@@ -183,6 +243,20 @@ impl TranspositionTable {
 
     /// Removes every pinned draw, in parallel; returns how many there were. For the game layer when a new game
     /// history replaces the old one (a `position` that does not extend the previous game).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use eldest_tt::TranspositionTable;
+    /// let tt = TranspositionTable::with_buckets(64)?;
+    /// for key in [1, 2, 3] {
+    ///     tt.pin_draw(key).unwrap();
+    /// }
+    /// assert_eq!(tt.unpin_all(), 3);
+    /// assert!(tt.probe(2).is_none());
+    /// assert_eq!(tt.unpin_all(), 0);
+    /// # Ok::<(), eldest_tt::TableSizeError>(())
+    /// ```
     pub fn unpin_all(&self) -> usize {
         self.sum_over_buckets(|bucket| {
             (0..SLOTS)

@@ -7,15 +7,45 @@
 //! (non-mate) scores pass through unchanged.
 
 /// The score of delivering mate at the root itself; `MATE - n` is a mate `n` plies from the root.
+///
+/// # Examples
+///
+/// ```
+/// use eldest_tt::{is_mate_score, score_to_tt, MATE};
+/// // Mated at a node 4 plies from the root: stored as mated at that node itself.
+/// assert_eq!(score_to_tt(-(MATE - 4), 4), -MATE);
+/// assert!(is_mate_score(MATE - 3) && is_mate_score(-(MATE - 3)));
+/// // Entries keep scores in 16 bits, MATE included.
+/// assert!(MATE <= i32::from(i16::MAX));
+/// ```
 pub const MATE: i32 = 32_000;
 
 /// The longest distance, in plies, that a mate score may encode. The search must never go deeper than this.
+///
+/// # Examples
+///
+/// ```
+/// use eldest_tt::{is_mate_score, score_to_tt, MATE, MAX_PLY};
+/// assert!(is_mate_score(MATE - MAX_PLY as i32));
+/// // Plies beyond MAX_PLY shift a mate no further, so a stored score cannot overflow.
+/// assert_eq!(score_to_tt(MATE - 10, MAX_PLY + 40), score_to_tt(MATE - 10, MAX_PLY));
+/// ```
 pub const MAX_PLY: usize = 256;
 
 /// Scores at or beyond `±MATE_IN_MAX_PLY` are mate scores; everything strictly inside is a heuristic score.
 ///
 /// The search must keep its evaluation strictly inside this range, or an ordinary score would be mistaken for
 /// a mate and be shifted by the ply on its way through the table.
+///
+/// # Examples
+///
+/// ```
+/// use eldest_tt::{is_mate_score, score_to_tt, MATE_IN_MAX_PLY};
+/// assert!(is_mate_score(MATE_IN_MAX_PLY));
+/// assert!(!is_mate_score(MATE_IN_MAX_PLY - 1));
+/// // A heuristic score just inside the range passes through the table unshifted.
+/// assert_eq!(score_to_tt(MATE_IN_MAX_PLY - 1, 20), MATE_IN_MAX_PLY - 1);
+/// ```
 // MAX_PLY is 256: the cast is lossless.
 pub const MATE_IN_MAX_PLY: i32 = MATE - MAX_PLY as i32;
 

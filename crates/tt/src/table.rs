@@ -9,12 +9,48 @@ use crate::error::TableSizeError;
 use crate::prefetch::prefetch_bucket;
 
 /// The size of one bucket in bytes: one cache line.
+///
+/// # Examples
+///
+/// ```
+/// use eldest_tt::{TranspositionTable, BUCKET_BYTES};
+/// let tt = TranspositionTable::new(1)?;
+/// assert_eq!(tt.size_bytes(), tt.bucket_count() * BUCKET_BYTES);
+/// // A bucket is one cache line, so a probe reads one line of memory.
+/// assert_eq!(tt.bucket_count(), (1 << 20) / BUCKET_BYTES);
+/// # Ok::<(), eldest_tt::TableSizeError>(())
+/// ```
 pub const BUCKET_BYTES: usize = 64;
 
 /// The number of entries in one bucket.
+///
+/// # Examples
+///
+/// ```
+/// use eldest_tt::{Bound, Record, StoreOutcome, TranspositionTable, ENTRIES_PER_BUCKET};
+/// let tt = TranspositionTable::with_buckets(1)?;
+/// assert_eq!(tt.capacity(), ENTRIES_PER_BUCKET);
+/// let record = Record { best_move: 1, score: 0, static_eval: None, depth: 5, bound: Bound::EXACT };
+/// for key in 1..=ENTRIES_PER_BUCKET as u64 {
+///     assert_eq!(tt.store(key << 50, 0, record), StoreOutcome::Inserted);
+/// }
+/// // The bucket is full: a shallower result of another position finds no room.
+/// assert_eq!(tt.store(99 << 50, 0, Record { depth: 4, ..record }), StoreOutcome::TooShallow);
+/// # Ok::<(), eldest_tt::TableSizeError>(())
+/// ```
 pub const ENTRIES_PER_BUCKET: usize = SLOTS;
 
 /// The largest table, in MiB (32 TiB, as Stockfish allows).
+///
+/// # Examples
+///
+/// ```
+/// use eldest_tt::{TableSizeError, TranspositionTable, MAX_MIB};
+/// assert_eq!(MAX_MIB, 32 << 20); // 32 TiB
+/// // Refused before any memory is asked for.
+/// let error = TranspositionTable::new(MAX_MIB + 1).unwrap_err();
+/// assert_eq!(error, TableSizeError::TooLarge { mib: MAX_MIB + 1 });
+/// ```
 pub const MAX_MIB: usize = 1 << 25;
 
 /// How many entries [`TranspositionTable::hashfull`] samples (the UCI convention).
@@ -25,6 +61,23 @@ const HASHFULL_SAMPLE: usize = 1000;
 /// Every method takes `&self` except [`resize`](Self::resize): threads share the table through a plain
 /// reference or an `Arc`. All state is in atomics, so concurrent use is free of data races by construction;
 /// the key check makes it free of wrong hits as well (see `bucket.rs` and docs/tt.md).
+///
+/// # Examples
+///
+/// ```
+/// use eldest_tt::{Bound, Record, TranspositionTable};
+/// let tt = TranspositionTable::with_buckets(64)?;
+/// let record = Record { best_move: 1, score: 0, static_eval: None, depth: 2, bound: Bound::EXACT };
+/// // A shared reference is all each thread needs: no lock, no `&mut`.
+/// std::thread::scope(|scope| {
+///     for key in 1..=4 {
+///         let tt = &tt;
+///         scope.spawn(move || tt.store(key, 0, record));
+///     }
+/// });
+/// assert!((1..=4).all(|key| tt.probe(key).is_some()));
+/// # Ok::<(), eldest_tt::TableSizeError>(())
+/// ```
 pub struct TranspositionTable {
     /// A power-of-two number of cache-line buckets, indexed by the low bits of the key.
     buckets: Box<[Bucket]>,
@@ -99,6 +152,18 @@ impl TranspositionTable {
     /// # Errors
     /// [`TableSizeError::Zero`] for 0, [`TableSizeError::NotPowerOfTwo`] when `buckets` is not a power of
     /// two, [`TableSizeError::OutOfMemory`] when the allocator refuses.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use eldest_tt::{TableSizeError, TranspositionTable};
+    /// let tt = TranspositionTable::with_buckets(4)?;
+    /// assert_eq!((tt.bucket_count(), tt.capacity()), (4, 12));
+    /// assert_eq!(TranspositionTable::with_buckets(0).unwrap_err(), TableSizeError::Zero);
+    /// let odd = TranspositionTable::with_buckets(6).unwrap_err();
+    /// assert_eq!(odd, TableSizeError::NotPowerOfTwo { buckets: 6 });
+    /// # Ok::<(), eldest_tt::TableSizeError>(())
+    /// ```
     pub fn with_buckets(buckets: usize) -> Result<Self, TableSizeError> {
         if buckets == 0 {
             return Err(TableSizeError::Zero);
@@ -122,6 +187,22 @@ impl TranspositionTable {
     ///
     /// # Panics
     /// Only if, after a refused allocation, even the previous size can no longer be allocated.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use eldest_tt::{Bound, Record, TableSizeError, TranspositionTable};
+    /// let mut tt = TranspositionTable::new(1)?;
+    /// tt.new_search();
+    /// tt.store(1, 0, Record { best_move: 1, score: 0, static_eval: None, depth: 3, bound: Bound::EXACT });
+    /// tt.resize(2)?;
+    /// assert_eq!(tt.size_bytes(), 2 << 20);
+    /// assert!(tt.probe(1).is_none() && tt.generation() == 0);
+    /// // A refused size leaves the table usable at the size it had.
+    /// assert_eq!(tt.resize(0), Err(TableSizeError::Zero));
+    /// assert_eq!(tt.size_bytes(), 2 << 20);
+    /// # Ok::<(), eldest_tt::TableSizeError>(())
+    /// ```
     pub fn resize(&mut self, mib: usize) -> Result<(), TableSizeError> {
         let count = buckets_for_mib(mib)?;
         self.generation.store(0, RELAXED);
@@ -147,6 +228,21 @@ impl TranspositionTable {
     ///
     /// Safe to call at any time, but a search running meanwhile loses what it stored and its `nproc` counts
     /// (its later `leave`s then find nothing and do nothing): call it between searches.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use eldest_tt::{Bound, Record, TranspositionTable};
+    /// let tt = TranspositionTable::with_buckets(64)?;
+    /// tt.new_search();
+    /// tt.store(1, 0, Record { best_move: 1, score: 0, static_eval: None, depth: 3, bound: Bound::EXACT });
+    /// tt.pin_draw(2).unwrap();
+    /// assert!(tt.enter(3, 4));
+    /// tt.clear();
+    /// assert!(tt.probe(1).is_none() && tt.probe(2).is_none());
+    /// assert_eq!((tt.nproc_total(), tt.generation()), (0, 0));
+    /// # Ok::<(), eldest_tt::TableSizeError>(())
+    /// ```
     pub fn clear(&self) {
         self.sum_over_buckets(|bucket| {
             bucket.clear();
@@ -156,24 +252,64 @@ impl TranspositionTable {
     }
 
     /// The number of buckets (a power of two).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use eldest_tt::{TranspositionTable, BUCKET_BYTES};
+    /// // 3 MiB does not hold a power-of-two number of buckets: the table rounds down to 2 MiB.
+    /// let tt = TranspositionTable::new(3)?;
+    /// assert!(tt.bucket_count().is_power_of_two());
+    /// assert_eq!(tt.bucket_count(), (2 << 20) / BUCKET_BYTES);
+    /// # Ok::<(), eldest_tt::TableSizeError>(())
+    /// ```
     #[must_use]
     pub fn bucket_count(&self) -> usize {
         self.buckets.len()
     }
 
     /// The number of entries the table holds.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use eldest_tt::{TranspositionTable, ENTRIES_PER_BUCKET};
+    /// let tt = TranspositionTable::with_buckets(64)?;
+    /// assert_eq!(tt.capacity(), 64 * ENTRIES_PER_BUCKET);
+    /// # Ok::<(), eldest_tt::TableSizeError>(())
+    /// ```
     #[must_use]
     pub fn capacity(&self) -> usize {
         self.buckets.len() * ENTRIES_PER_BUCKET
     }
 
     /// The memory of the buckets, in bytes.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use eldest_tt::TranspositionTable;
+    /// assert_eq!(TranspositionTable::new(1)?.size_bytes(), 1 << 20);
+    /// // Rounded down to a power-of-two number of buckets.
+    /// assert_eq!(TranspositionTable::new(3)?.size_bytes(), 2 << 20);
+    /// # Ok::<(), eldest_tt::TableSizeError>(())
+    /// ```
     #[must_use]
     pub fn size_bytes(&self) -> usize {
         self.buckets.len() * BUCKET_BYTES
     }
 
     /// The current generation, `0..GENERATIONS`.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// let tt = eldest_tt::TranspositionTable::with_buckets(64)?;
+    /// assert_eq!(tt.generation(), 0);
+    /// tt.new_search();
+    /// assert_eq!(tt.generation(), 1);
+    /// # Ok::<(), eldest_tt::TableSizeError>(())
+    /// ```
     #[must_use]
     pub fn generation(&self) -> u8 {
         self.generation.load(RELAXED)
@@ -181,6 +317,20 @@ impl TranspositionTable {
 
     /// Starts a new search: bumps the generation (modulo [`GENERATIONS`]) so that entries of earlier
     /// searches become *stale* and give way to new results. Call it once per `go`, before the threads start.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use eldest_tt::{Bound, Record, StoreOutcome, TranspositionTable};
+    /// let tt = TranspositionTable::with_buckets(64)?;
+    /// let deep = Record { best_move: 1, score: 0, static_eval: None, depth: 9, bound: Bound::EXACT };
+    /// tt.store(5, 0, deep);
+    /// assert_eq!(tt.store(5, 0, Record { depth: 2, ..deep }), StoreOutcome::KeptExisting);
+    /// tt.new_search();
+    /// // The deep result is stale now: the new search's shallower one replaces it.
+    /// assert_eq!(tt.store(5, 0, Record { depth: 2, ..deep }), StoreOutcome::Updated);
+    /// # Ok::<(), eldest_tt::TableSizeError>(())
+    /// ```
     pub fn new_search(&self) {
         // One writer between searches: a load and a store are enough, and stay cheap under Miri.
         self.generation
@@ -189,6 +339,22 @@ impl TranspositionTable {
 
     /// How full the table is, in permille, for UCI's `info hashfull`: the share of the first 1000 entries
     /// that were written during the current generation (pinned draws included, empty slots not).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use eldest_tt::{Bound, Record, TranspositionTable};
+    /// let tt = TranspositionTable::with_buckets(512)?; // 1536 entries, of which the first 1000 are sampled
+    /// let record = Record { best_move: 1, score: 0, static_eval: None, depth: 1, bound: Bound::EXACT };
+    /// for key in 1..=100 {
+    ///     tt.store(key, 0, record);
+    /// }
+    /// assert_eq!(tt.hashfull(), 100);
+    /// // Entries of earlier searches do not count: they are free for the taking.
+    /// tt.new_search();
+    /// assert_eq!(tt.hashfull(), 0);
+    /// # Ok::<(), eldest_tt::TableSizeError>(())
+    /// ```
     #[must_use]
     pub fn hashfull(&self) -> u32 {
         let generation = self.generation();
@@ -225,6 +391,21 @@ impl TranspositionTable {
 
     /// Hints the CPU to fetch the bucket of `key` into the cache, so that a probe a little later (typically
     /// after making the move that leads to `key`) does not wait for memory. Never changes the table.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use eldest_tt::{Bound, Record, TranspositionTable};
+    /// let tt = TranspositionTable::with_buckets(64)?;
+    /// tt.store(3, 0, Record { best_move: 1, score: 0, static_eval: None, depth: 2, bound: Bound::EXACT });
+    /// let before = tt.probe(3);
+    /// tt.prefetch(3);
+    /// tt.prefetch(4);
+    /// // Only a hint to the CPU: what a probe finds is unchanged.
+    /// assert_eq!(tt.probe(3), before);
+    /// assert!(tt.probe(4).is_none());
+    /// # Ok::<(), eldest_tt::TableSizeError>(())
+    /// ```
     #[inline]
     pub fn prefetch(&self, key: u64) {
         prefetch_bucket(self.bucket(key));
