@@ -17,6 +17,23 @@ const MAX_WEIGHT: i32 = 16;
 
 /// Per side to move and pawn structure, the average amount by which the search's results differed from the
 /// static evaluation, with deeper results weighing more.
+///
+/// # Examples
+///
+/// ```
+/// use eldest_board::Position;
+/// use eldest_search::CorrectionHistory;
+///
+/// let white = Position::startpos();
+/// let black = Position::from_fen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b KQkq - 0 1").unwrap();
+/// let mut correction = CorrectionHistory::default();
+/// for _ in 0..100 {
+///     correction.update(&white, 10, 0, 60);
+/// }
+/// // The same pawns with the other side to move are another entry: it has learnt nothing.
+/// assert!(correction.corrected(&white, 0) > 0);
+/// assert_eq!(correction.corrected(&black, 0), 0);
+/// ```
 #[derive(Clone)]
 pub struct CorrectionHistory {
     table: Box<[[i16; ENTRIES]; 2]>,

@@ -33,6 +33,18 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 /// The score of a search as UCI reports it: mate in moves, or centipawns.
+///
+/// # Examples
+///
+/// ```
+/// use eldest_search::{Score, uci_score};
+/// use eldest_tt::MATE;
+///
+/// // Mating on our next move is one ply away (mate in 1); the opponent mating after our move is two (−1).
+/// assert_eq!(uci_score(MATE - 1), Score::Mate(1));
+/// assert_eq!(uci_score(-(MATE - 2)), Score::Mate(-1));
+/// assert_eq!(uci_score(-250), Score::Centipawns(-250));
+/// ```
 pub fn uci_score(score: i32) -> Score {
     if score >= MATE_IN_MAX_PLY {
         Score::Mate((MATE - score + 1) / 2)
@@ -45,6 +57,18 @@ pub fn uci_score(score: i32) -> Score {
 
 /// How the threads of a search spent its wall time: `threads × wall` is what was available, `busy` what was
 /// searched, the rest idle — a YBWC pool thread waiting for work, or a thread started or joined late.
+///
+/// # Examples
+///
+/// ```
+/// use std::time::Duration;
+/// use eldest_search::Utilisation;
+///
+/// // Four threads for one second: three thread-seconds searched, one waited.
+/// let spent = Utilisation { threads: 4, wall: Duration::from_secs(1), busy: Duration::from_secs(3) };
+/// assert_eq!(spent.idle(), Duration::from_secs(1));
+/// assert_eq!(spent.busy_fraction(), 0.75);
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct Utilisation {
     /// Threads of the search.
@@ -57,11 +81,36 @@ pub struct Utilisation {
 
 impl Utilisation {
     /// Thread time not spent searching: `threads × wall − busy` (never negative).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use eldest_search::Utilisation;
+    ///
+    /// let wall = Duration::from_millis(100);
+    /// let two = Utilisation { threads: 2, wall, busy: Duration::from_millis(150) };
+    /// assert_eq!(two.idle(), Duration::from_millis(50));
+    /// // Timer granularity can make busy exceed what was available: idle stays at zero.
+    /// assert_eq!(Utilisation { busy: Duration::from_millis(250), ..two }.idle(), Duration::ZERO);
+    /// ```
     pub fn idle(&self) -> Duration {
         (self.wall * self.threads as u32).saturating_sub(self.busy)
     }
 
     /// Busy share of the available thread time, 0 to 1.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use eldest_search::Utilisation;
+    ///
+    /// let half = Utilisation { threads: 2, wall: Duration::from_secs(2), busy: Duration::from_secs(2) };
+    /// assert_eq!(half.busy_fraction(), 0.5);
+    /// // No search yet: nothing was available, and the share is 0 rather than NaN.
+    /// assert_eq!(Utilisation::default().busy_fraction(), 0.0);
+    /// ```
     pub fn busy_fraction(&self) -> f64 {
         let available = self.wall.as_secs_f64() * self.threads as f64;
         if available > 0.0 {
@@ -73,6 +122,22 @@ impl Utilisation {
 }
 
 /// The search engine: a transposition table and per-thread state that persist between searches.
+///
+/// # Examples
+///
+/// ```
+/// use eldest_board::Position;
+/// use eldest_search::{Engine, SearchControl, SearchLimits, SearchOptions};
+///
+/// let mut engine = Engine::new(1)?;
+/// let limits = SearchLimits { depth: Some(5), ..SearchLimits::default() };
+/// let mut search = || engine.search(&Position::startpos(), Default::default(), &limits,
+///     &SearchOptions::default(), &SearchControl::new(), &mut |_| {});
+/// let (first, second) = (search(), search());
+/// // The table and the histories persist: the same search again costs fewer nodes.
+/// assert!(second.nodes < first.nodes, "{} then {}", first.nodes, second.nodes);
+/// # Ok::<(), eldest_tt::TableSizeError>(())
+/// ```
 #[derive(Debug)]
 pub struct Engine {
     tt: TranspositionTable,
@@ -103,6 +168,17 @@ impl Engine {
     ///
     /// # Errors
     /// When the size is zero, too large, or cannot be allocated.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use eldest_search::Engine;
+    ///
+    /// let engine = Engine::new(1)?;
+    /// assert_eq!(engine.hashfull(), 0);
+    /// assert!(Engine::new(0).is_err(), "a table needs at least one MiB");
+    /// # Ok::<(), eldest_tt::TableSizeError>(())
+    /// ```
     pub fn new(hash_mib: usize) -> Result<Engine, TableSizeError> {
         Ok(Engine {
             tt: TranspositionTable::new(hash_mib)?,
@@ -121,6 +197,19 @@ impl Engine {
     }
 
     /// The static evaluation searches use.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use eldest_search::{Engine, Evaluation};
+    ///
+    /// let mut engine = Engine::new(1)?;
+    /// // A new engine plays with the embedded network, the evaluation that won the games.
+    /// assert!(engine.evaluation().is_nnue());
+    /// engine.set_evaluation(Evaluation::Pesto);
+    /// assert_eq!(engine.evaluation(), &Evaluation::Pesto);
+    /// # Ok::<(), eldest_tt::TableSizeError>(())
+    /// ```
     pub fn evaluation(&self) -> &Evaluation {
         &self.evaluation
     }
@@ -143,6 +232,31 @@ impl Engine {
 
     /// Shares this engine's deep table results with other processes and stores theirs (the cluster build's
     /// MPI ranks); `None`, the default, searches alone. See [`EntryExchange`] for an example.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use std::sync::{Arc, atomic::{AtomicUsize, Ordering}};
+    /// use eldest_board::Position;
+    /// use eldest_search::{Engine, EntryExchange, SearchControl, SearchLimits, SearchOptions, TableEntry};
+    ///
+    /// /// Counts what would be sent to the other processes.
+    /// #[derive(Debug, Default)]
+    /// struct Count(AtomicUsize);
+    /// impl EntryExchange for Count {
+    ///     fn min_depth(&self) -> i32 { 2 }
+    ///     fn offer(&self, _: TableEntry) { self.0.fetch_add(1, Ordering::Relaxed); }
+    ///     fn deliver(&self, _: &mut dyn FnMut(TableEntry)) {}
+    /// }
+    /// let count = Arc::new(Count::default());
+    /// let mut engine = Engine::new(1)?;
+    /// engine.set_entry_exchange(Some(count.clone()));
+    /// let limits = SearchLimits { depth: Some(4), ..SearchLimits::default() };
+    /// engine.search(&Position::startpos(), Default::default(), &limits, &SearchOptions::default(),
+    ///     &SearchControl::new(), &mut |_| {});
+    /// assert!(count.0.load(Ordering::Relaxed) > 0, "deep results were offered");
+    /// # Ok::<(), eldest_tt::TableSizeError>(())
+    /// ```
     pub fn set_entry_exchange(&mut self, exchange: Option<Arc<dyn EntryExchange>>) {
         self.exchange = exchange;
     }
@@ -178,11 +292,41 @@ impl Engine {
     ///
     /// # Errors
     /// As [`Engine::new`]; the old table is kept on error.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use eldest_search::Engine;
+    ///
+    /// let mut engine = Engine::new(1)?;
+    /// engine.set_hash(2)?;
+    /// // A refused size leaves the engine with the table it had.
+    /// assert!(engine.set_hash(0).is_err());
+    /// assert_eq!(engine.hashfull(), 0);
+    /// # Ok::<(), eldest_tt::TableSizeError>(())
+    /// ```
     pub fn set_hash(&mut self, mib: usize) -> Result<(), TableSizeError> {
         self.tt.resize(mib)
     }
 
     /// Forgets everything learnt: the table and every thread's history (`ucinewgame`).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use eldest_board::Position;
+    /// use eldest_search::{Engine, SearchControl, SearchLimits, SearchOptions};
+    ///
+    /// let mut engine = Engine::new(1)?;
+    /// let limits = SearchLimits { depth: Some(5), ..SearchLimits::default() };
+    /// let search = |engine: &mut Engine| engine.search(&Position::startpos(), Default::default(),
+    ///     &limits, &SearchOptions::default(), &SearchControl::new(), &mut |_| {}).nodes;
+    /// let fresh = search(&mut engine);
+    /// engine.new_game();
+    /// // Nothing of the first search is left to help the second: it is the same search again.
+    /// assert_eq!(search(&mut engine), fresh);
+    /// # Ok::<(), eldest_tt::TableSizeError>(())
+    /// ```
     pub fn new_game(&mut self) {
         self.tt.clear();
         self.workers.iter_mut().for_each(Worker::clear);
@@ -190,17 +334,66 @@ impl Engine {
     }
 
     /// Empties the transposition table (the `Clear Hash` button).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use eldest_board::Position;
+    /// use eldest_search::{Engine, SearchControl, SearchLimits, SearchOptions};
+    ///
+    /// let mut engine = Engine::new(1)?;
+    /// let limits = SearchLimits { depth: Some(5), ..SearchLimits::default() };
+    /// engine.search(&Position::startpos(), Default::default(), &limits, &SearchOptions::default(),
+    ///     &SearchControl::new(), &mut |_| {});
+    /// assert!(engine.hashfull() > 0);
+    /// engine.clear_hash();
+    /// assert_eq!(engine.hashfull(), 0);
+    /// # Ok::<(), eldest_tt::TableSizeError>(())
+    /// ```
     pub fn clear_hash(&mut self) {
         self.tt.clear();
     }
 
     /// Transposition-table fill in permille.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use eldest_board::Position;
+    /// use eldest_search::{Engine, SearchControl, SearchLimits, SearchOptions};
+    ///
+    /// let mut engine = Engine::new(1)?;
+    /// assert_eq!(engine.hashfull(), 0);
+    /// let limits = SearchLimits { depth: Some(5), ..SearchLimits::default() };
+    /// engine.search(&Position::startpos(), Default::default(), &limits, &SearchOptions::default(),
+    ///     &SearchControl::new(), &mut |_| {});
+    /// assert!((1..=1000).contains(&engine.hashfull()));
+    /// # Ok::<(), eldest_tt::TableSizeError>(())
+    /// ```
     pub fn hashfull(&self) -> u32 {
         self.tt.hashfull()
     }
 
     /// What the parallel algorithms leave in the shared tables between searches: ABDADA `nproc` counts still
     /// standing (must be 0 when no search runs) and occupied `currently_searching` slots (must be 0 too).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use eldest_board::Position;
+    /// use eldest_search::{Engine, ParallelAlgorithm, SearchControl, SearchLimits, SearchOptions};
+    ///
+    /// let mut engine = Engine::new(1)?;
+    /// let mut options = SearchOptions { threads: 2, ..SearchOptions::default() };
+    /// let limits = SearchLimits { depth: Some(5), ..SearchLimits::default() };
+    /// for algorithm in [ParallelAlgorithm::Abdada, ParallelAlgorithm::SimplifiedAbdada] {
+    ///     options.parallel.algorithm = algorithm;
+    ///     engine.search(&Position::startpos(), Default::default(), &limits, &options, &SearchControl::new(),
+    ///         &mut |_| {});
+    ///     assert_eq!(engine.parallel_leftovers(), (0, 0), "{algorithm} left marks behind");
+    /// }
+    /// # Ok::<(), eldest_tt::TableSizeError>(())
+    /// ```
     pub fn parallel_leftovers(&self) -> (usize, usize) {
         (
             self.tt.nproc_total(),
@@ -210,11 +403,43 @@ impl Engine {
 
     /// Per-thread counters of the last search (YBWC: the pool's tasks are counted in thread 0, the one that
     /// runs the iterative deepening).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use eldest_board::Position;
+    /// use eldest_search::{Engine, SearchControl, SearchLimits, SearchOptions};
+    ///
+    /// let mut engine = Engine::new(1)?;
+    /// let options = SearchOptions { threads: 2, ..SearchOptions::default() };
+    /// let limits = SearchLimits { depth: Some(4), ..SearchLimits::default() };
+    /// let outcome = engine.search(&Position::startpos(), Default::default(), &limits, &options,
+    ///     &SearchControl::new(), &mut |_| {});
+    /// assert_eq!(engine.thread_stats().len(), 2);
+    /// assert_eq!(engine.thread_stats().iter().map(|stats| stats.nodes).sum::<u64>(), outcome.nodes);
+    /// # Ok::<(), eldest_tt::TableSizeError>(())
+    /// ```
     pub fn thread_stats(&self) -> &[ThreadStats] {
         &self.last_stats
     }
 
     /// How the threads of the last search spent its wall time.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use eldest_board::Position;
+    /// use eldest_search::{Engine, SearchControl, SearchLimits, SearchOptions};
+    ///
+    /// let mut engine = Engine::new(1)?;
+    /// let limits = SearchLimits { depth: Some(4), ..SearchLimits::default() };
+    /// engine.search(&Position::startpos(), Default::default(), &limits, &SearchOptions::default(),
+    ///     &SearchControl::new(), &mut |_| {});
+    /// let used = engine.utilisation();
+    /// assert_eq!(used.threads, 1);
+    /// assert!(!used.wall.is_zero() && (0.0..=1.0).contains(&used.busy_fraction()));
+    /// # Ok::<(), eldest_tt::TableSizeError>(())
+    /// ```
     pub fn utilisation(&self) -> Utilisation {
         Utilisation {
             threads: self.last_stats.len().max(1),
@@ -230,6 +455,23 @@ impl Engine {
     /// `control.is_pondering()`, it does not return before `stop` or `ponderhit`, even if the search itself
     /// ends (a forced mate, the depth limit), so the caller may print `bestmove` as soon as it returns. A root
     /// without legal moves returns at once with no move.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use eldest_board::Position;
+    /// use eldest_search::{Engine, SearchControl, SearchLimits, SearchOptions};
+    ///
+    /// let mut engine = Engine::new(1)?;
+    /// let root = Position::startpos();
+    /// // `go depth 4 searchmoves a2a3`: the move comes from the allowed ones, however poor.
+    /// let a3 = root.parse_uci_move("a2a3").unwrap();
+    /// let limits = SearchLimits { depth: Some(4), search_moves: vec![a3], ..SearchLimits::default() };
+    /// let outcome = engine.search(&root, Default::default(), &limits, &SearchOptions::default(),
+    ///     &SearchControl::new(), &mut |_| {});
+    /// assert_eq!((outcome.best_move, outcome.depth), (Some(a3), 4));
+    /// # Ok::<(), eldest_tt::TableSizeError>(())
+    /// ```
     pub fn search(
         &mut self,
         root: &Position,

@@ -11,11 +11,35 @@ use std::fmt;
 use std::sync::Arc;
 
 /// Bonus for having the move: the side to move can improve its position first.
+///
+/// # Examples
+///
+/// ```
+/// use eldest_board::Position;
+/// use eldest_search::{TEMPO, evaluate};
+///
+/// // In a symmetric position the move is the only difference, whoever has it.
+/// let black_to_move = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b KQkq - 0 1";
+/// assert_eq!(evaluate(&Position::startpos()), TEMPO);
+/// assert_eq!(evaluate(&Position::from_fen(black_to_move).unwrap()), TEMPO);
+/// ```
 pub const TEMPO: i32 = 10;
 
 /// Phase weight of each piece kind; the sum over the starting material is [`FULL_PHASE`].
 const PHASE_WEIGHT: [i32; 6] = [0, 1, 1, 2, 4, 0];
 /// The phase of the starting position: all middlegame.
+///
+/// # Examples
+///
+/// ```
+/// use eldest_board::Position;
+/// use eldest_search::{FULL_PHASE, eval_trace};
+///
+/// assert_eq!(eval_trace(&Position::startpos()).phase, FULL_PHASE);
+/// // Pawns do not count: a king and pawn ending is all endgame.
+/// let ending = Position::from_fen("4k3/pppp4/8/8/8/8/PPPP4/4K3 w - - 0 1").unwrap();
+/// assert_eq!(eval_trace(&ending).phase, 0);
+/// ```
 pub const FULL_PHASE: i32 = 24;
 
 /// `[color][kind][square]` → (midgame, endgame) value of the piece on the square, material included.
@@ -96,11 +120,40 @@ pub enum EvaluationKind {
 
 impl EvaluationKind {
     /// Every kind, in the order the UCI option lists them.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use eldest_search::EvaluationKind;
+    ///
+    /// for kind in EvaluationKind::ALL {
+    ///     assert_eq!(kind.name().parse::<EvaluationKind>(), Ok(kind));
+    /// }
+    /// // The default is listed first, as the UCI option shows it.
+    /// assert_eq!(EvaluationKind::ALL[0], EvaluationKind::default());
+    /// ```
     pub const ALL: [EvaluationKind; 2] = [EvaluationKind::Nnue, EvaluationKind::Pesto];
     /// Their names, in the same order.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use eldest_search::EvaluationKind;
+    ///
+    /// assert_eq!(EvaluationKind::NAMES, EvaluationKind::ALL.map(EvaluationKind::name));
+    /// ```
     pub const NAMES: [&'static str; 2] = ["nnue", "pesto"];
 
     /// The name.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use eldest_search::EvaluationKind;
+    ///
+    /// assert_eq!(EvaluationKind::Nnue.name(), "nnue");
+    /// assert_eq!(EvaluationKind::Pesto.to_string(), EvaluationKind::Pesto.name());
+    /// ```
     pub const fn name(self) -> &'static str {
         match self {
             EvaluationKind::Nnue => Self::NAMES[0],
@@ -116,6 +169,17 @@ impl fmt::Display for EvaluationKind {
 }
 
 /// A name that is neither `nnue` nor `pesto`.
+///
+/// # Examples
+///
+/// ```
+/// use eldest_search::{EvaluationKind, ParseEvaluationError};
+///
+/// let error: ParseEvaluationError = "psqt".parse::<EvaluationKind>().unwrap_err();
+/// assert_eq!(error.to_string(), "unknown evaluation 'psqt': expected nnue or pesto");
+/// // Names are compared without case, as UCI option values are.
+/// assert_eq!("PeSTO".parse::<EvaluationKind>(), Ok(EvaluationKind::Pesto));
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ParseEvaluationError(String);
 
@@ -147,6 +211,16 @@ impl Default for Evaluation {
 
 impl Evaluation {
     /// The network built into the binary.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use eldest_search::Evaluation;
+    ///
+    /// // The embedded network is read once: every call shares it, so the evaluations compare equal.
+    /// assert_eq!(Evaluation::network(), Evaluation::network());
+    /// assert_eq!(Evaluation::network(), Evaluation::default());
+    /// ```
     pub fn network() -> Evaluation {
         Evaluation::Nnue(Network::embedded())
     }
@@ -167,12 +241,38 @@ impl Evaluation {
     }
 
     /// Whether this is a network (whose accumulators the search must keep up to date).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use eldest_search::Evaluation;
+    ///
+    /// assert!(Evaluation::network().is_nnue());
+    /// assert!(!Evaluation::Pesto.is_nnue());
+    /// ```
     #[inline]
     pub fn is_nnue(&self) -> bool {
         matches!(self, Evaluation::Nnue(_))
     }
 
     /// Evaluates `position` from scratch, in centipawns from the side to move.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use eldest_board::Position;
+    /// use eldest_search::Evaluation;
+    ///
+    /// // The colours swapped and the board flipped: the side to move sees the same position.
+    /// let [white, black] = [
+    ///     "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3",
+    ///     "rnbqkb1r/pppp1ppp/5n2/4p3/4P3/2N5/PPPP1PPP/R1BQKBNR b KQkq - 2 3",
+    /// ]
+    /// .map(|fen| Position::from_fen(fen).unwrap());
+    /// for evaluation in [Evaluation::Pesto, Evaluation::network()] {
+    ///     assert_eq!(evaluation.evaluate(&white), evaluation.evaluate(&black));
+    /// }
+    /// ```
     pub fn evaluate(&self, position: &Position) -> i32 {
         match self {
             Evaluation::Pesto => evaluate(position),
@@ -222,6 +322,18 @@ impl EvalArgs {
     ///
     /// # Errors
     /// A message naming the net file and what is wrong with it.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use eldest_search::{EvalArgs, Evaluation, EvaluationKind};
+    ///
+    /// let pesto = EvalArgs { kind: Some(EvaluationKind::Pesto), file: None };
+    /// assert_eq!(pesto.evaluation(), Ok(Evaluation::Pesto));
+    /// // A net file that cannot be loaded is an error naming the file, never a silent fallback.
+    /// let missing = EvalArgs { kind: None, file: Some("missing.nnue".into()) };
+    /// assert!(missing.evaluation().unwrap_err().starts_with("--eval-file missing.nnue"));
+    /// ```
     pub fn evaluation(&self) -> Result<Evaluation, String> {
         match (&self.file, self.kind) {
             (Some(path), _) => Network::from_file(path)
@@ -232,6 +344,19 @@ impl EvalArgs {
     }
 
     /// The flags again, to pass them on to another command.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use eldest_search::{EvalArgs, EvaluationKind};
+    ///
+    /// let file = EvalArgs { kind: None, file: Some("nets/eldest-3.nnue".into()) };
+    /// assert_eq!(file.to_flags(), ["--eval-file", "nets/eldest-3.nnue"]);
+    /// let pesto = EvalArgs { kind: Some(EvaluationKind::Pesto), file: None };
+    /// assert_eq!(pesto.to_flags(), ["--eval", "pesto"]);
+    /// // No flag given, none passed on: the other command keeps its own default.
+    /// assert!(EvalArgs::default().to_flags().is_empty());
+    /// ```
     pub fn to_flags(&self) -> Vec<String> {
         match (&self.file, self.kind) {
             (Some(path), _) => vec!["--eval-file".to_string(), path.display().to_string()],
@@ -242,6 +367,18 @@ impl EvalArgs {
 }
 
 /// The parts of an evaluation, for the UCI `eval` command and for tests.
+///
+/// # Examples
+///
+/// ```
+/// use eldest_board::{Color, Position};
+/// use eldest_search::{EvalTrace, FULL_PHASE, TEMPO, eval_trace};
+///
+/// let trace: EvalTrace = eval_trace(&Position::startpos());
+/// assert_eq!((trace.midgame[0], trace.endgame[0]), (trace.midgame[1], trace.endgame[1]));
+/// assert_eq!((trace.phase, trace.side_to_move, trace.score), (FULL_PHASE, Color::White, TEMPO));
+/// assert!(trace.to_string().contains("Midgame"));
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct EvalTrace {
     /// Midgame sums of white and black.
@@ -257,12 +394,39 @@ pub struct EvalTrace {
 }
 
 /// Evaluates `position` in centipawns from the side to move's point of view.
+///
+/// # Examples
+///
+/// ```
+/// use eldest_board::Position;
+/// use eldest_search::{Evaluation, evaluate};
+///
+/// let queen_up = Position::from_fen("3qk3/8/8/8/8/8/8/3QKQ2 w - - 0 1").unwrap();
+/// assert!(evaluate(&queen_up) > 800);
+/// assert_eq!(evaluate(&queen_up), Evaluation::Pesto.evaluate(&queen_up));
+/// // The side to move's view: with Black to move, the same queen is Black's loss.
+/// let black_to_move = Position::from_fen("3qk3/8/8/8/8/8/8/3QKQ2 b - - 0 1").unwrap();
+/// assert!(evaluate(&black_to_move) < -800);
+/// ```
 #[inline]
 pub fn evaluate(position: &Position) -> i32 {
     eval_trace(position).score
 }
 
 /// Evaluates `position`, keeping the parts.
+///
+/// # Examples
+///
+/// ```
+/// use eldest_board::Position;
+/// use eldest_search::{TEMPO, eval_trace, evaluate};
+///
+/// let ending = Position::from_fen("4k3/8/8/8/8/8/4P3/4K3 w - - 0 1").unwrap();
+/// let trace = eval_trace(&ending);
+/// assert_eq!(trace.score, evaluate(&ending));
+/// // No pieces but pawns: phase 0, so the score is the endgame sums alone.
+/// assert_eq!(trace.score, trace.endgame[0] - trace.endgame[1] + TEMPO);
+/// ```
 pub fn eval_trace(position: &Position) -> EvalTrace {
     let mut midgame = [0; 2];
     let mut endgame = [0; 2];

@@ -12,6 +12,18 @@ use eldest_tt::{Bound, MATE, MAX_DEPTH, MIN_DEPTH, Record, score_to_tt};
 use std::fmt;
 
 /// The bytes of one [`TableEntry`] on the wire.
+///
+/// # Examples
+///
+/// ```
+/// use eldest_search::{TABLE_ENTRY_BYTES, TableEntry};
+/// use eldest_tt::{Bound, Record};
+///
+/// let record = Record { best_move: 1, score: 0, static_eval: None, depth: 1, bound: Bound::EXACT };
+/// assert_eq!(TableEntry::new(7, 0, &record).to_bytes().len(), TABLE_ENTRY_BYTES);
+/// // A message of any other length is not an entry.
+/// assert_eq!(TableEntry::from_bytes(&[0; TABLE_ENTRY_BYTES + 1]), None);
+/// ```
 pub const TABLE_ENTRY_BYTES: usize = 16;
 
 /// `static_eval` of an entry without one.
@@ -47,6 +59,20 @@ pub struct TableEntry {
 
 impl TableEntry {
     /// The entry of `record`, stored by a node `ply` plies below the root (the score is made node-relative).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use eldest_search::TableEntry;
+    /// use eldest_tt::{Bound, MATE, Record};
+    ///
+    /// // Mated 10 plies from the root, found 4 plies down: 6 plies from the node, wherever it is met again.
+    /// let mated = Record { best_move: 0, score: 10 - MATE, static_eval: None, depth: 7, bound: Bound::UPPER };
+    /// assert_eq!(TableEntry::new(5, 4, &mated).record().score, 6 - MATE);
+    /// // Ordinary scores do not depend on the ply.
+    /// let level = Record { score: 25, ..mated };
+    /// assert_eq!(TableEntry::new(5, 4, &level).record().score, 25);
+    /// ```
     pub fn new(key: u64, ply: usize, record: &Record) -> TableEntry {
         let clamp_i16 = |value: i32| value.clamp(i32::from(i16::MIN) + 1, i32::from(i16::MAX)) as i16;
         TableEntry {
@@ -155,18 +181,131 @@ impl TableEntry {
 /// ```
 pub trait EntryExchange: Send + Sync + fmt::Debug {
     /// The shallowest result worth sending now (the transport may raise it when it cannot keep up).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use std::sync::atomic::{AtomicI32, Ordering};
+    /// use eldest_search::{EntryExchange, TableEntry};
+    ///
+    /// /// Asks for deeper results while its send queue is long.
+    /// #[derive(Debug)]
+    /// struct Throttled(AtomicI32);
+    /// impl EntryExchange for Throttled {
+    ///     fn min_depth(&self) -> i32 { 6 + self.0.load(Ordering::Relaxed) / 1000 }
+    ///     fn offer(&self, _: TableEntry) { self.0.fetch_add(1, Ordering::Relaxed); }
+    ///     fn deliver(&self, _: &mut dyn FnMut(TableEntry)) {}
+    /// }
+    /// assert_eq!(Throttled(AtomicI32::new(0)).min_depth(), 6);
+    /// assert_eq!(Throttled(AtomicI32::new(2500)).min_depth(), 8);
+    /// ```
     fn min_depth(&self) -> i32;
     /// A result this process just stored.
+    ///
+    /// # Examples
+    ///
+    /// With the `Loopback` of [`EntryExchange`]'s example, which hands back what it was offered:
+    ///
+    /// ```
+    /// # use std::sync::Mutex;
+    /// # use eldest_search::{EntryExchange, TableEntry};
+    /// # use eldest_tt::{Bound, Record};
+    /// # #[derive(Debug, Default)]
+    /// # struct Loopback(Mutex<Vec<TableEntry>>);
+    /// # impl EntryExchange for Loopback {
+    /// #     fn min_depth(&self) -> i32 { 6 }
+    /// #     fn offer(&self, entry: TableEntry) { self.0.lock().unwrap().push(entry) }
+    /// #     fn deliver(&self, store: &mut dyn FnMut(TableEntry)) {
+    /// #         self.0.lock().unwrap().drain(..).for_each(store)
+    /// #     }
+    /// # }
+    /// let loopback = Loopback::default();
+    /// let record = Record { best_move: 9, score: 40, static_eval: Some(35), depth: 8, bound: Bound::LOWER };
+    /// loopback.offer(TableEntry::new(0xabc, 2, &record));
+    /// // Offering must not block the search: the entry is only queued.
+    /// assert_eq!(loopback.0.lock().unwrap().len(), 1);
+    /// ```
     fn offer(&self, entry: TableEntry);
     /// Hands every result received since the last call to `store`.
+    ///
+    /// # Examples
+    ///
+    /// With the `Loopback` of [`EntryExchange`]'s example, which hands back what it was offered:
+    ///
+    /// ```
+    /// # use std::sync::Mutex;
+    /// # use eldest_search::{EntryExchange, TableEntry};
+    /// # use eldest_tt::{Bound, Record};
+    /// # #[derive(Debug, Default)]
+    /// # struct Loopback(Mutex<Vec<TableEntry>>);
+    /// # impl EntryExchange for Loopback {
+    /// #     fn min_depth(&self) -> i32 { 6 }
+    /// #     fn offer(&self, entry: TableEntry) { self.0.lock().unwrap().push(entry) }
+    /// #     fn deliver(&self, store: &mut dyn FnMut(TableEntry)) {
+    /// #         self.0.lock().unwrap().drain(..).for_each(store)
+    /// #     }
+    /// # }
+    /// let loopback = Loopback::default();
+    /// let record = Record { best_move: 9, score: 40, static_eval: None, depth: 8, bound: Bound::EXACT };
+    /// loopback.offer(TableEntry::new(0xabc, 0, &record));
+    /// let mut stored = Vec::new();
+    /// loopback.deliver(&mut |entry| stored.push(entry.record()));
+    /// assert_eq!(stored, [record]);
+    /// // Each result is handed over once.
+    /// loopback.deliver(&mut |_| unreachable!());
+    /// ```
     fn deliver(&self, store: &mut dyn FnMut(TableEntry));
 
     /// Both ABDADAs: this process starts searching `busy` — a node's key (Weill) or a move's hash (Kerrigan) — at
     /// least [`min_depth`](EntryExchange::min_depth) deep. The default tells nobody.
+    ///
+    /// # Examples
+    ///
+    /// With the `Loopback` of [`EntryExchange`]'s example, which keeps the defaults:
+    ///
+    /// ```
+    /// # use std::sync::Mutex;
+    /// # use eldest_search::{EntryExchange, TableEntry};
+    /// # use eldest_tt::{Bound, Record};
+    /// # #[derive(Debug, Default)]
+    /// # struct Loopback(Mutex<Vec<TableEntry>>);
+    /// # impl EntryExchange for Loopback {
+    /// #     fn min_depth(&self) -> i32 { 6 }
+    /// #     fn offer(&self, entry: TableEntry) { self.0.lock().unwrap().push(entry) }
+    /// #     fn deliver(&self, store: &mut dyn FnMut(TableEntry)) {
+    /// #         self.0.lock().unwrap().drain(..).for_each(store)
+    /// #     }
+    /// # }
+    /// let loopback = Loopback::default();
+    /// loopback.offer_busy(0xfeed);
+    /// // The default announces nothing, so nothing comes back as busy either.
+    /// assert!(!loopback.busy_elsewhere(0xfeed));
+    /// ```
     fn offer_busy(&self, _busy: u64) {}
 
     /// Both ABDADAs: whether another process announced it is searching `busy` and has not finished it. The
     /// default knows of none.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use std::collections::HashSet;
+    /// use std::sync::Mutex;
+    /// use eldest_search::{EntryExchange, TableEntry};
+    ///
+    /// /// Remembers the other processes' announcements (here, made by hand).
+    /// #[derive(Debug, Default)]
+    /// struct Hints(Mutex<HashSet<u64>>);
+    /// impl EntryExchange for Hints {
+    ///     fn min_depth(&self) -> i32 { 6 }
+    ///     fn offer(&self, _: TableEntry) {}
+    ///     fn deliver(&self, _: &mut dyn FnMut(TableEntry)) {}
+    ///     fn busy_elsewhere(&self, busy: u64) -> bool { self.0.lock().unwrap().contains(&busy) }
+    /// }
+    /// let hints = Hints::default();
+    /// hints.0.lock().unwrap().insert(0xbeef);
+    /// assert!(hints.busy_elsewhere(0xbeef) && !hints.busy_elsewhere(0xcafe));
+    /// ```
     fn busy_elsewhere(&self, _busy: u64) -> bool {
         false
     }

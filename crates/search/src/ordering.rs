@@ -12,10 +12,40 @@ const FIRST_KILLER: i32 = 900_000;
 const SECOND_KILLER: i32 = 800_000;
 const BAD_NOISY: i32 = -1_000_000;
 /// History scores stay within ±`HISTORY_MAX`, well inside the killer and capture bands.
+///
+/// # Examples
+///
+/// ```
+/// use eldest_board::{Color, Position};
+/// use eldest_search::{HISTORY_MAX, History};
+///
+/// let e4 = Position::startpos().parse_uci_move("e2e4").unwrap();
+/// let mut history = History::default();
+/// for _ in 0..100 {
+///     history.update(Color::White, e4, 2 * HISTORY_MAX);
+/// }
+/// // However often a move cuts, it never climbs into the killers' band.
+/// assert!(history.score(Color::White, e4) <= HISTORY_MAX);
+/// ```
 pub const HISTORY_MAX: i32 = 16_384;
 
 /// Butterfly history: how often a quiet move (by side, from, to) caused a beta cutoff, with gravity so that
 /// old successes fade.
+///
+/// # Examples
+///
+/// ```
+/// use eldest_board::{Color, Position};
+/// use eldest_search::{History, MovePicker, PickerKind};
+///
+/// let start = Position::startpos();
+/// let h3 = start.parse_uci_move("h2h3").unwrap();
+/// let mut history = History::default();
+/// history.update(Color::White, h3, 500);
+/// // Among quiet moves, the one that caused cutoffs is tried first.
+/// let mut picker = MovePicker::new(&start, PickerKind::All, None, [None; 2], &history);
+/// assert_eq!(picker.next_best(), Some((h3, 500)));
+/// ```
 #[derive(Clone)]
 pub struct History {
     table: Box<[[[i32; 64]; 64]; 2]>,
@@ -50,12 +80,43 @@ impl Default for History {
 
 impl History {
     /// The history score of `mv` for `color`.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use eldest_board::{Color, Position};
+    /// use eldest_search::History;
+    ///
+    /// let e4 = Position::startpos().parse_uci_move("e2e4").unwrap();
+    /// let mut history = History::default();
+    /// assert_eq!(history.score(Color::White, e4), 0);
+    /// history.update(Color::White, e4, 300);
+    /// assert_eq!(history.score(Color::White, e4), 300);
+    /// // Each side has its own table.
+    /// assert_eq!(history.score(Color::Black, e4), 0);
+    /// ```
     #[inline]
     pub fn score(&self, color: Color, mv: Move) -> i32 {
         self.table[color as usize][mv.from() as usize][mv.to() as usize]
     }
 
     /// Adds `bonus` (negative for a malus) with gravity: the closer to the bound, the smaller the step.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use eldest_board::{Color, Position};
+    /// use eldest_search::{HISTORY_MAX, History};
+    ///
+    /// let e4 = Position::startpos().parse_uci_move("e2e4").unwrap();
+    /// let mut history = History::default();
+    /// history.update(Color::White, e4, 1000);
+    /// history.update(Color::White, e4, 1000);
+    /// // The second step is shorter by 1000 × 1000 / HISTORY_MAX: old successes weigh less and less.
+    /// assert_eq!(history.score(Color::White, e4), 2000 - 1000 * 1000 / HISTORY_MAX);
+    /// history.update(Color::White, e4, -5000);
+    /// assert!(history.score(Color::White, e4) < 0);
+    /// ```
     #[inline]
     pub fn update(&mut self, color: Color, mv: Move, bonus: i32) {
         let entry = &mut self.table[color as usize][mv.from() as usize][mv.to() as usize];
@@ -64,12 +125,40 @@ impl History {
     }
 
     /// Forgets everything (a new game).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use eldest_board::{Color, Position};
+    /// use eldest_search::History;
+    ///
+    /// let e4 = Position::startpos().parse_uci_move("e2e4").unwrap();
+    /// let mut history = History::default();
+    /// history.update(Color::White, e4, 800);
+    /// history.clear();
+    /// assert_eq!(history.score(Color::White, e4), 0);
+    /// ```
     pub fn clear(&mut self) {
         self.table.iter_mut().flatten().for_each(|row| row.fill(0));
     }
 }
 
 /// Which moves a picker yields.
+///
+/// # Examples
+///
+/// ```
+/// use eldest_board::Position;
+/// use eldest_search::{History, MovePicker, PickerKind};
+///
+/// // White can take on d5 or play any of the quiet moves.
+/// let position = Position::from_fen("4k3/8/8/3p4/4P3/8/8/4K3 w - - 0 1").unwrap();
+/// let history = History::default();
+/// let all = MovePicker::new(&position, PickerKind::All, None, [None; 2], &history);
+/// let mut noisy = MovePicker::new(&position, PickerKind::Noisy, None, [None; 2], &history);
+/// assert_eq!(all.len(), position.legal_moves().len());
+/// assert_eq!((noisy.len(), position.move_to_uci(noisy.next_best().unwrap().0)), (1, "e4d5".to_string()));
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum PickerKind {
     /// Every legal move (the main search, and evasions in quiescence).
@@ -79,6 +168,22 @@ pub enum PickerKind {
 }
 
 /// Yields the legal moves of a position best-first.
+///
+/// # Examples
+///
+/// ```
+/// use eldest_board::Position;
+/// use eldest_search::{History, MovePicker, PickerKind};
+///
+/// let fen = "r1bqkbnr/pppp1ppp/2n5/4p3/3PP3/5N2/PPP2PPP/RNBQKB1R b KQkq - 0 3";
+/// let position = Position::from_fen(fen).unwrap();
+/// let [tt_move, capture] = ["g8f6", "e5d4"].map(|m| position.parse_uci_move(m).unwrap());
+/// let history = History::default();
+/// let mut picker = MovePicker::new(&position, PickerKind::All, Some(tt_move), [None; 2], &history);
+/// // The table's move first, then a capture that wins material.
+/// assert_eq!(picker.next_best().map(|(mv, _)| mv), Some(tt_move));
+/// assert_eq!(picker.next_best().map(|(mv, _)| mv), Some(capture));
+/// ```
 #[derive(Debug)]
 pub struct MovePicker {
     moves: MoveList,
@@ -88,6 +193,20 @@ pub struct MovePicker {
 
 impl MovePicker {
     /// Scores the moves of `position`.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use eldest_board::Position;
+    /// use eldest_search::{History, MovePicker, PickerKind};
+    ///
+    /// let start = Position::startpos();
+    /// let [first, second] = ["b1c3", "a2a3"].map(|m| start.parse_uci_move(m).ok());
+    /// let mut picker = MovePicker::new(&start, PickerKind::All, None, [first, second], &History::default());
+    /// // Killers of this ply come before the other quiet moves, in their order.
+    /// assert_eq!(picker.next_best().map(|(mv, _)| mv), first);
+    /// assert_eq!(picker.next_best().map(|(mv, _)| mv), second);
+    /// ```
     pub fn new(
         position: &Position,
         kind: PickerKind,
@@ -140,11 +259,37 @@ impl MovePicker {
     }
 
     /// The number of legal moves (of the picker's kind).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use eldest_board::Position;
+    /// use eldest_search::{History, MovePicker, PickerKind};
+    ///
+    /// let (start, history) = (Position::startpos(), History::default());
+    /// let mut picker = MovePicker::new(&start, PickerKind::All, None, [None; 2], &history);
+    /// assert_eq!(picker.len(), 20);
+    /// // Picking does not shrink it: it counts the moves, not the ones left.
+    /// picker.next_best();
+    /// assert_eq!(picker.len(), 20);
+    /// ```
     pub fn len(&self) -> usize {
         self.moves.len()
     }
 
     /// Whether there are no moves at all.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use eldest_board::Position;
+    /// use eldest_search::{History, MovePicker, PickerKind};
+    ///
+    /// // Nothing can be captured in the opening position: quiescence has nothing to search.
+    /// let (start, history) = (Position::startpos(), History::default());
+    /// let noisy = MovePicker::new(&start, PickerKind::Noisy, None, [None; 2], &history);
+    /// assert!(noisy.is_empty());
+    /// ```
     pub fn is_empty(&self) -> bool {
         self.moves.is_empty()
     }
@@ -153,6 +298,21 @@ impl MovePicker {
     ///
     /// The first few picks select the best remaining move (a cutoff usually comes early, and then the rest is
     /// never ordered); a node that gets further is probably an all-node, so the remainder is sorted once.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use eldest_board::Position;
+    /// use eldest_search::{History, MovePicker, PickerKind};
+    ///
+    /// let fen = "r1bqkbnr/pppp1ppp/2n5/4p3/3PP3/5N2/PPP2PPP/RNBQKB1R b KQkq - 0 3";
+    /// let (position, history) = (Position::from_fen(fen).unwrap(), History::default());
+    /// let mut picker = MovePicker::new(&position, PickerKind::All, None, [None; 2], &history);
+    /// let picked: Vec<(_, i32)> = std::iter::from_fn(|| picker.next_best()).collect();
+    /// // Every move once, best first.
+    /// assert_eq!(picked.len(), position.legal_moves().len());
+    /// assert!(picked.windows(2).all(|pair| pair[0].1 >= pair[1].1));
+    /// ```
     pub fn next_best(&mut self) -> Option<(Move, i32)> {
         let len = self.moves.len();
         if self.next >= len {

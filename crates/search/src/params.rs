@@ -117,6 +117,19 @@ impl Default for SearchParams {
 }
 
 /// One tunable constant: its UCI name, its range and the step an SPSA tuner starts from.
+///
+/// # Examples
+///
+/// ```
+/// use eldest_search::{SearchParams, find_tunable};
+///
+/// let window = find_tunable("AspirationWindow").unwrap();
+/// assert_eq!((window.min, window.max, window.step), (5, 200, 3));
+/// let mut params = SearchParams::DEFAULT;
+/// // A tuner's value outside the range is clamped, never applied as is.
+/// window.apply(&mut params, 1);
+/// assert_eq!(params.aspiration_window, window.min);
+/// ```
 #[derive(Clone, Copy)]
 pub struct Tunable {
     /// The UCI option name (in builds with the `tune` feature of `eldest-uci`), e.g. `RfpMargin`.

@@ -4,12 +4,40 @@
 use eldest_board::{Bitboard, Move, PieceKind, Position, bishop_attacks, rook_attacks};
 
 /// Piece values for exchanges (pawn, knight, bishop, rook, queen, king).
+///
+/// # Examples
+///
+/// ```
+/// use eldest_board::{PieceKind, Position};
+/// use eldest_search::{SEE_VALUE, see_ge};
+///
+/// assert_eq!(SEE_VALUE[PieceKind::Queen as usize], 900);
+/// // Bishop and knight are worth the same: Bxd5 cxd5 is an even trade, neither a gain nor a loss.
+/// let position = Position::from_fen("4k3/8/2p5/3n4/8/5B2/8/4K3 w - - 0 1").unwrap();
+/// let bxd5 = position.parse_uci_move("f3d5").unwrap();
+/// assert!(see_ge(&position, bxd5, 0) && !see_ge(&position, bxd5, 1));
+/// ```
 pub const SEE_VALUE: [i32; 6] = [100, 300, 300, 500, 900, 20_000];
 
 /// Whether `mv` wins at least `threshold` centipawns of material by static exchange.
 ///
 /// The swap runs on the occupancy, adding x-ray attackers as pieces leave the square's lines. Pins are
 /// ignored, as usual for SEE: it is a move-ordering and pruning heuristic, not a proof.
+///
+/// # Examples
+///
+/// ```
+/// use eldest_board::Position;
+/// use eldest_search::see_ge;
+///
+/// // exd5 wins a knight for a pawn: up 200 after cxd5.
+/// let knight = Position::from_fen("4k3/8/2p5/3n4/4P3/8/8/4K3 w - - 0 1").unwrap();
+/// let exd5 = knight.parse_uci_move("e4d5").unwrap();
+/// assert!(see_ge(&knight, exd5, 200) && !see_ge(&knight, exd5, 201));
+/// // Qxd5 takes a pawn and loses the queen to cxd5.
+/// let pawn = Position::from_fen("4k3/8/2p5/3p4/8/8/8/3QK3 w - - 0 1").unwrap();
+/// assert!(!see_ge(&pawn, pawn.parse_uci_move("d1d5").unwrap(), 0));
+/// ```
 pub fn see_ge(position: &Position, mv: Move, threshold: i32) -> bool {
     if mv.is_castle() {
         return threshold <= 0;

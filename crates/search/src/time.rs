@@ -11,6 +11,21 @@ use std::time::{Duration, Instant};
 const DEFAULT_MOVES_TO_GO: u32 = 25;
 
 /// The time budget of one search.
+///
+/// # Examples
+///
+/// ```
+/// use std::time::{Duration, Instant};
+/// use eldest_search::{SearchControl, SearchLimits, SearchOptions, TimeManager};
+///
+/// // `go movetime 1000`, with the default 30 ms of move overhead kept back.
+/// let limits = SearchLimits { move_time: Some(Duration::from_secs(1)), ..SearchLimits::default() };
+/// let time = TimeManager::new(Instant::now(), &limits, &SearchOptions::default());
+/// let control = SearchControl::new();
+/// assert!(time.is_timed() && !time.hard_limit_reached(&control));
+/// // A fixed move time is used up: no soft limit ends it early.
+/// assert!(!time.soft_limit_reached(&control));
+/// ```
 #[derive(Debug, Clone)]
 pub struct TimeManager {
     start: Instant,
@@ -20,6 +35,22 @@ pub struct TimeManager {
 
 impl TimeManager {
     /// The budget for `limits`, with the options' move overhead subtracted.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use std::time::{Duration, Instant};
+    /// use eldest_search::{SearchControl, SearchLimits, SearchOptions, TimeManager};
+    ///
+    /// // Started a second ago, with a move time within the overhead: at least a millisecond, long gone.
+    /// let started = Instant::now() - Duration::from_secs(1);
+    /// let limits = SearchLimits { move_time: Some(Duration::from_millis(20)), ..SearchLimits::default() };
+    /// let time = TimeManager::new(started, &limits, &SearchOptions::default());
+    /// assert!(time.hard_limit_reached(&SearchControl::new()));
+    /// // `go depth 5` has no time limit at all.
+    /// let depth = SearchLimits { depth: Some(5), ..SearchLimits::default() };
+    /// assert!(!TimeManager::new(started, &depth, &SearchOptions::default()).is_timed());
+    /// ```
     pub fn new(start: Instant, limits: &SearchLimits, options: &SearchOptions) -> TimeManager {
         let overhead = options.move_overhead;
         let minimum = Duration::from_millis(1);
@@ -45,6 +76,17 @@ impl TimeManager {
     }
 
     /// When the search started.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use std::time::Instant;
+    /// use eldest_search::{SearchLimits, SearchOptions, TimeManager};
+    ///
+    /// let started = Instant::now();
+    /// let time = TimeManager::new(started, &SearchLimits::default(), &SearchOptions::default());
+    /// assert_eq!(time.start(), started);
+    /// ```
     pub fn start(&self) -> Instant {
         self.start
     }
@@ -58,17 +100,63 @@ impl TimeManager {
     }
 
     /// Whether the hard limit has passed: abort now.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use std::time::{Duration, Instant};
+    /// use eldest_search::{SearchControl, SearchLimits, SearchOptions, TimeManager};
+    ///
+    /// let started = Instant::now() - Duration::from_secs(1);
+    /// let limits = SearchLimits { move_time: Some(Duration::from_millis(500)), ..SearchLimits::default() };
+    /// let time = TimeManager::new(started, &limits, &SearchOptions::default());
+    /// let control = SearchControl::new();
+    /// assert!(time.hard_limit_reached(&control));
+    /// // While pondering the clock does not run: the opponent is thinking on its own time.
+    /// control.reset(true);
+    /// assert!(!time.hard_limit_reached(&control));
+    /// ```
     pub fn hard_limit_reached(&self, control: &SearchControl) -> bool {
         matches!((self.hard, self.clock_elapsed(control)), (Some(hard), Some(elapsed)) if elapsed >= hard)
     }
 
     /// Whether a new iteration should not start: more than half the soft budget is used (the next iteration
     /// usually costs more than all before it together).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use std::time::{Duration, Instant};
+    /// use eldest_search::{Clock, SearchControl, SearchLimits, SearchOptions, TimeManager};
+    ///
+    /// // Two seconds left of sudden death: about 80 ms for this move, and it started a second ago.
+    /// let clock = Clock { remaining: Duration::from_secs(2), increment: Duration::ZERO, moves_to_go: None };
+    /// let limits = SearchLimits { clock: Some(clock), ..SearchLimits::default() };
+    /// let started = Instant::now() - Duration::from_secs(1);
+    /// let time = TimeManager::new(started, &limits, &SearchOptions::default());
+    /// assert!(time.soft_limit_reached(&SearchControl::new()));
+    /// let now = TimeManager::new(Instant::now(), &limits, &SearchOptions::default());
+    /// assert!(!now.soft_limit_reached(&SearchControl::new()));
+    /// ```
     pub fn soft_limit_reached(&self, control: &SearchControl) -> bool {
         matches!((self.soft, self.clock_elapsed(control)), (Some(soft), Some(elapsed)) if elapsed >= soft / 2)
     }
 
     /// Whether the search has any time limit at all.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use std::time::{Duration, Instant};
+    /// use eldest_search::{SearchLimits, SearchOptions, TimeManager};
+    ///
+    /// let timed = |limits: &SearchLimits| {
+    ///     TimeManager::new(Instant::now(), limits, &SearchOptions::default()).is_timed()
+    /// };
+    /// assert!(timed(&SearchLimits { move_time: Some(Duration::from_secs(2)), ..SearchLimits::default() }));
+    /// // Node and depth limits are not time limits.
+    /// assert!(!timed(&SearchLimits { nodes: Some(10_000), depth: Some(5), ..SearchLimits::default() }));
+    /// ```
     pub fn is_timed(&self) -> bool {
         self.hard.is_some()
     }

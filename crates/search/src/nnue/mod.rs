@@ -28,18 +28,98 @@ use std::path::Path;
 use std::sync::{Arc, OnceLock};
 
 /// Inputs a side: two colours (the side's own, the other) × six piece kinds × 64 squares.
+///
+/// # Examples
+///
+/// ```
+/// use eldest_board::{Color, PieceKind, Square};
+/// use eldest_search::nnue::{INPUTS, Network, feature_index};
+///
+/// // The last input: the other side's king in the far corner.
+/// assert_eq!(feature_index(Color::White, Color::Black, PieceKind::King, Square::H8), INPUTS - 1);
+/// // The file says how many inputs it was trained with (after the magic, the version and the kind).
+/// assert_eq!(Network::embedded_bytes()[16..20], (INPUTS as u32).to_le_bytes());
+/// ```
 pub const INPUTS: usize = 768;
 /// Centipawns per unit of the network's output (`sigmoid(output)` is the expected score of the side to move).
+///
+/// # Examples
+///
+/// ```
+/// use eldest_board::Position;
+/// use eldest_search::nnue::{Network, SCALE};
+///
+/// let queen_up = Position::from_fen("3qk3/8/8/8/8/8/8/3QKQ2 w - - 0 1").unwrap();
+/// let centipawns = Network::embedded().evaluate(&queen_up);
+/// // Back to the network's output: the side a queen up is expected to score most of the points.
+/// let expected_score = 1.0 / (1.0 + (-f64::from(centipawns) / f64::from(SCALE)).exp());
+/// assert!(expected_score > 0.75, "{expected_score}");
+/// ```
 pub const SCALE: i32 = 400;
 /// The first eight bytes of a net file.
+///
+/// # Examples
+///
+/// ```
+/// use eldest_search::nnue::{NET_MAGIC, Network, NetworkError};
+///
+/// let mut bytes = Network::embedded_bytes().to_vec();
+/// assert_eq!(bytes[..8], NET_MAGIC);
+/// // Anything else is refused before a single field is read.
+/// bytes[0] = b'X';
+/// assert_eq!(Network::from_bytes(&bytes).unwrap_err(), NetworkError::NotANet);
+/// ```
 pub const NET_MAGIC: [u8; 8] = *b"ELDNET\0\0";
 /// The net file layout this build reads and the trainer writes.
+///
+/// # Examples
+///
+/// ```
+/// use eldest_search::nnue::{NET_VERSION, Network, NetworkError};
+///
+/// let mut bytes = Network::embedded_bytes().to_vec();
+/// assert_eq!(bytes[8..12], NET_VERSION.to_le_bytes());
+/// // A file of another layout is refused rather than misread.
+/// bytes[8..12].copy_from_slice(&(NET_VERSION + 1).to_le_bytes());
+/// assert_eq!(Network::from_bytes(&bytes).unwrap_err(), NetworkError::Version(NET_VERSION + 1));
+/// ```
 pub const NET_VERSION: u32 = 1;
 /// The kind field of a perspective network.
+///
+/// # Examples
+///
+/// ```
+/// use eldest_search::nnue::{KIND_PERSPECTIVE, Network};
+///
+/// assert_eq!(Network::embedded_bytes()[12..16], KIND_PERSPECTIVE.to_le_bytes());
+/// ```
 pub const KIND_PERSPECTIVE: u32 = 1;
 /// The kind field of a linear model.
+///
+/// # Examples
+///
+/// ```
+/// use eldest_search::nnue::{KIND_LINEAR, Network, NetworkError};
+///
+/// let mut bytes = Network::embedded_bytes().to_vec();
+/// bytes[12..16].copy_from_slice(&KIND_LINEAR.to_le_bytes());
+/// // The trainer's linear models only help tune; the search never plays with one.
+/// assert_eq!(Network::from_bytes(&bytes).unwrap_err(), NetworkError::Linear);
+/// ```
 pub const KIND_LINEAR: u32 = 0;
 /// The largest hidden layer a net file may have: it keeps every sum of the output layer inside `i32`.
+///
+/// # Examples
+///
+/// ```
+/// use eldest_search::nnue::{MAX_HIDDEN, Network, NetworkError};
+///
+/// assert!(Network::embedded().hidden() <= MAX_HIDDEN);
+/// let mut bytes = Network::embedded_bytes().to_vec();
+/// let too_many = MAX_HIDDEN as u32 + 1;
+/// bytes[20..24].copy_from_slice(&too_many.to_le_bytes());
+/// assert_eq!(Network::from_bytes(&bytes).unwrap_err(), NetworkError::Hidden(too_many));
+/// ```
 pub const MAX_HIDDEN: usize = 1024;
 /// The most inputs a position activates: one per piece.
 const MAX_PIECES: usize = 32;
@@ -51,6 +131,15 @@ const MAX_FILE_BYTES: usize = HEADER_BYTES + 2 * (INPUTS * MAX_HIDDEN + 3 * MAX_
 /// The net built into the binary (its name says its generation; docs/nnue.md says how it was made).
 const EMBEDDED_NET: &[u8] = include_bytes!("../../../../nets/eldest-2.nnue");
 /// The embedded net's name, as `EvalFile` shows it.
+///
+/// # Examples
+///
+/// ```
+/// use eldest_search::nnue::EMBEDDED_NAME;
+///
+/// // The generation is in the name, so `EvalFile` tells which network a build plays with.
+/// assert!(EMBEDDED_NAME.starts_with("eldest-") && EMBEDDED_NAME.ends_with(".nnue"));
+/// ```
 pub const EMBEDDED_NAME: &str = "eldest-2.nnue";
 
 /// The input of a `color` `kind` on `square` seen from `perspective`: the colour relative to the side and the
@@ -78,6 +167,17 @@ pub fn feature_index(perspective: Color, color: Color, kind: PieceKind, square: 
 }
 
 /// Why a net file was refused.
+///
+/// # Examples
+///
+/// ```
+/// use eldest_search::nnue::{Network, NetworkError};
+///
+/// let bytes = Network::embedded_bytes();
+/// let error = Network::from_bytes(&bytes[..bytes.len() - 2]).unwrap_err();
+/// assert_eq!(error, NetworkError::Length { expected: bytes.len(), found: bytes.len() - 2 });
+/// assert!(error.to_string().starts_with("truncated or padded"));
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum NetworkError {
     /// The file could not be read.
@@ -218,6 +318,21 @@ impl Network {
     ///
     /// # Errors
     /// A [`NetworkError`] saying what is wrong; nothing is half-loaded.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use eldest_board::Position;
+    /// use eldest_search::nnue::{Network, NetworkError};
+    ///
+    /// let network = Network::from_bytes(Network::embedded_bytes())?;
+    /// let start = Position::startpos();
+    /// assert_eq!(network.evaluate(&start), Network::embedded().evaluate(&start));
+    /// let mut bytes = Network::embedded_bytes().to_vec();
+    /// bytes[24..28].copy_from_slice(&0u32.to_le_bytes());
+    /// assert!(matches!(Network::from_bytes(&bytes), Err(NetworkError::Quantisation { qa: 0, .. })));
+    /// # Ok::<(), NetworkError>(())
+    /// ```
     pub fn from_bytes(bytes: &[u8]) -> Result<Network, NetworkError> {
         if bytes.len() < 8 || bytes[..8] != NET_MAGIC {
             return Err(NetworkError::NotANet);
@@ -321,6 +436,16 @@ impl Network {
     ///
     /// # Panics
     /// Never in a released build: the embedded file is checked by this crate's tests.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use eldest_search::nnue::Network;
+    ///
+    /// // Every engine of the process shares the one copy.
+    /// assert!(Arc::ptr_eq(&Network::embedded(), &Network::embedded()));
+    /// ```
     pub fn embedded() -> Arc<Network> {
         static EMBEDDED: OnceLock<Arc<Network>> = OnceLock::new();
         Arc::clone(EMBEDDED.get_or_init(|| {

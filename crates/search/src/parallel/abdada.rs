@@ -8,6 +8,25 @@
 //! depth — below it nobody enters, so nobody is asked about either; and a thread leaves a subtree as soon as it
 //! finds another thread's stored result cutting a node above it (`AncestorChecks`, the node routine's ancestor
 //! checks), where Weill's thread would search it to the end.
+//!
+//! # Examples
+//!
+//! ```
+//! use eldest_board::Position;
+//! use eldest_search::{Engine, ParallelAlgorithm, SearchControl, SearchLimits, SearchOptions};
+//!
+//! let mut engine = Engine::new(1)?;
+//! let mut options = SearchOptions { threads: 2, ..SearchOptions::default() };
+//! options.parallel.algorithm = ParallelAlgorithm::Abdada;
+//! options.parallel.set_knob("AbdadaMinDepth", "1").unwrap(); // Weill's own setting: every node
+//! let limits = SearchLimits { depth: Some(4), ..SearchLimits::default() };
+//! let outcome = engine.search(&Position::startpos(), Default::default(), &limits, &options,
+//!     &SearchControl::new(), &mut |_| {});
+//! assert!(Position::startpos().legal_moves().contains(&outcome.best_move.unwrap()));
+//! // Every thread left every node it entered: no `nproc` count is left standing in the table.
+//! assert_eq!(engine.parallel_leftovers().0, 0);
+//! # Ok::<(), eldest_tt::TableSizeError>(())
+//! ```
 
 use crate::exchange::EntryExchange;
 use crate::hooks::{MoveContext, SearchHooks};

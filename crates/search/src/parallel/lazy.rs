@@ -2,6 +2,24 @@
 //! only the transposition table. Helpers spread over depths (odd helpers one ply deeper), and the move to play
 //! is chosen by a vote of the threads weighted by depth and score, as Stockfish chooses it: a move several deep
 //! threads agree on beats a lone thread's.
+//!
+//! # Examples
+//!
+//! ```
+//! use eldest_board::Position;
+//! use eldest_search::{Engine, ParallelAlgorithm, SearchControl, SearchLimits, SearchOptions};
+//!
+//! let mut engine = Engine::new(1)?;
+//! let options = SearchOptions { threads: 2, ..SearchOptions::default() };
+//! assert_eq!(options.parallel.algorithm, ParallelAlgorithm::Lazy);
+//! let limits = SearchLimits { depth: Some(4), ..SearchLimits::default() };
+//! let outcome = engine.search(&Position::startpos(), Default::default(), &limits, &options,
+//!     &SearchControl::new(), &mut |_| {});
+//! // Both threads searched the whole root themselves; one move was chosen for them.
+//! assert!(engine.thread_stats().iter().all(|stats| stats.nodes > 0));
+//! assert!(Position::startpos().legal_moves().contains(&outcome.best_move.unwrap()));
+//! # Ok::<(), eldest_tt::TableSizeError>(())
+//! ```
 
 use eldest_board::Move;
 use eldest_tt::MATE_IN_MAX_PLY;
@@ -21,6 +39,22 @@ pub fn lazy_helper_depth(thread: usize, depth: u32, max_depth: u32) -> u32 {
 }
 
 /// One thread's last completed iteration, as the vote sees it.
+///
+/// # Examples
+///
+/// ```
+/// use eldest_board::Position;
+/// use eldest_search::{Ballot, lazy_vote};
+/// use eldest_tt::MATE;
+///
+/// let p = Position::startpos();
+/// let (e4, d4) = (p.parse_uci_move("e2e4").unwrap(), p.parse_uci_move("d2d4").unwrap());
+/// // A proven mate is not put to a vote, however deep the others searched.
+/// let ballots = [Ballot { depth: 20, score: 50, mv: e4 }, Ballot { depth: 20, score: 45, mv: e4 },
+///                Ballot { depth: 9, score: MATE - 7, mv: d4 }];
+/// assert_eq!(lazy_vote(&ballots), Some(2));
+/// assert_eq!(lazy_vote(&[]), None);
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Ballot {
     /// The iteration's depth.

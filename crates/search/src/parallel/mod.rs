@@ -17,6 +17,24 @@
 //! option name, its command-line flag, its type and range, and where it lives in [`ParallelSettings`], whose
 //! `Default` is the one place a default is written. The UCI options and the `eldest bench` / `cargo xtask
 //! bench` flags are all made from this table.
+//!
+//! # Examples
+//!
+//! ```
+//! use eldest_board::Position;
+//! use eldest_search::{Engine, ParallelAlgorithm, SearchControl, SearchLimits, SearchOptions};
+//!
+//! let (mut engine, root) = (Engine::new(1)?, Position::startpos());
+//! let mut options = SearchOptions { threads: 2, ..SearchOptions::default() };
+//! let limits = SearchLimits { depth: Some(4), ..SearchLimits::default() };
+//! for algorithm in ParallelAlgorithm::ALL {
+//!     options.parallel.algorithm = algorithm;
+//!     let outcome =
+//!         engine.search(&root, Default::default(), &limits, &options, &SearchControl::new(), &mut |_| {});
+//!     assert!(root.legal_moves().contains(&outcome.best_move.unwrap()), "{algorithm}");
+//! }
+//! # Ok::<(), eldest_tt::TableSizeError>(())
+//! ```
 
 pub mod abdada;
 pub mod lazy;
@@ -49,6 +67,18 @@ pub enum ParallelAlgorithm {
 
 impl ParallelAlgorithm {
     /// Every algorithm, in the order of the UCI combo option.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use eldest_search::ParallelAlgorithm;
+    ///
+    /// // Each one is offered, under a name of its own, and the default comes first.
+    /// for algorithm in ParallelAlgorithm::ALL {
+    ///     assert_eq!(algorithm.name().parse(), Ok(algorithm));
+    /// }
+    /// assert_eq!(ParallelAlgorithm::ALL[0], ParallelAlgorithm::default());
+    /// ```
     pub const ALL: [ParallelAlgorithm; 4] = [
         ParallelAlgorithm::Lazy,
         ParallelAlgorithm::Ybwc,
@@ -72,6 +102,17 @@ impl ParallelAlgorithm {
 
     /// Whether every thread runs its own iterative deepening from the root (lazy SMP and both ABDADAs), as
     /// opposed to YBWC's one iterative deepening whose younger brothers the other threads search.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use eldest_search::ParallelAlgorithm;
+    ///
+    /// assert!(ParallelAlgorithm::Lazy.every_thread_searches_the_root());
+    /// assert!(ParallelAlgorithm::SimplifiedAbdada.every_thread_searches_the_root());
+    /// // YBWC's helpers only ever search younger brothers handed to them at split points.
+    /// assert!(!ParallelAlgorithm::Ybwc.every_thread_searches_the_root());
+    /// ```
     pub const fn every_thread_searches_the_root(self) -> bool {
         !matches!(self, ParallelAlgorithm::Ybwc)
     }
@@ -84,6 +125,17 @@ impl fmt::Display for ParallelAlgorithm {
 }
 
 /// An unknown algorithm name.
+///
+/// # Examples
+///
+/// ```
+/// use eldest_search::{ParallelAlgorithm, ParseAlgorithmError};
+///
+/// let error = "smp".parse::<ParallelAlgorithm>().unwrap_err();
+/// assert_eq!(error, ParseAlgorithmError("smp".to_string()));
+/// // The message lists what would have been accepted.
+/// assert!(error.to_string().ends_with("expected one of lazy, ybwc, abdada, simplified-abdada"));
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ParseAlgorithmError(pub String);
 
@@ -207,6 +259,17 @@ impl Default for ParallelSettings {
 }
 
 /// The type and range of a knob.
+///
+/// # Examples
+///
+/// ```
+/// use eldest_search::{KnobKind, find_knob};
+///
+/// let kind = |name| find_knob(name).unwrap().kind;
+/// assert_eq!(kind("CsWays"), KnobKind::Spin { min: 1, max: 64 });
+/// assert_eq!(kind("LazyVote"), KnobKind::Check);
+/// assert_eq!(kind("CsTable"), KnobKind::Combo(&["array", "dashmap"]));
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum KnobKind {
     /// An integer in `min..=max` (UCI `spin`).
@@ -223,6 +286,18 @@ pub enum KnobKind {
 }
 
 /// A knob's value.
+///
+/// # Examples
+///
+/// ```
+/// use eldest_search::{KnobValue, find_knob};
+///
+/// // A value prints as the knob reads it, so it can be passed on as text.
+/// for (name, value) in [("DeferDepth", KnobValue::Int(5)), ("IdleSpin", KnobValue::Bool(false)),
+///                       ("HelperHistory", KnobValue::Word("copy"))] {
+///     assert_eq!(find_knob(name).unwrap().parse(&value.to_string()), Ok(value));
+/// }
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum KnobValue {
     /// For [`KnobKind::Spin`].
@@ -244,6 +319,17 @@ impl fmt::Display for KnobValue {
 }
 
 /// A value a knob refuses, or a knob that does not exist.
+///
+/// # Examples
+///
+/// ```
+/// use eldest_search::ParallelSettings;
+///
+/// let mut settings = ParallelSettings::default();
+/// let error = settings.set_knob("DeferDepth", "0").unwrap_err();
+/// assert_eq!(error.to_string(), "DeferDepth: invalid value \"0\", expected an integer from 1 to 64");
+/// assert!(settings.set_knob("Contempt", "10").unwrap_err().0.contains("no parallel-search knob"));
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct KnobError(pub String);
 
@@ -256,6 +342,18 @@ impl fmt::Display for KnobError {
 impl std::error::Error for KnobError {}
 
 /// One research knob of a parallel algorithm: a row of [`KNOBS`].
+///
+/// # Examples
+///
+/// ```
+/// use eldest_search::{ParallelAlgorithm, find_knob};
+///
+/// let knob = find_knob("DeferDepth").unwrap();
+/// assert_eq!(knob.flag, "defer-depth");
+/// // Only simplified ABDADA reads it: the UCI layer can say so, and the other algorithms ignore it.
+/// assert_eq!(knob.algorithms, [ParallelAlgorithm::SimplifiedAbdada]);
+/// assert!(knob.help.starts_with("simplified ABDADA"));
+/// ```
 #[derive(Debug, Clone, Copy)]
 pub struct Knob {
     /// The UCI option name, e.g. `DeferDepth`.
@@ -365,6 +463,18 @@ fn boolean(value: KnobValue) -> bool {
 }
 
 /// Every knob of every algorithm: the UCI options and the bench flags are made from this table.
+///
+/// # Examples
+///
+/// ```
+/// use eldest_search::{KNOBS, ParallelSettings};
+///
+/// for knob in KNOBS {
+///     // Every default is a value the knob accepts, so the UCI options start valid.
+///     assert_eq!(knob.parse(&knob.default_value().to_string()), Ok(knob.default_value()), "{}", knob.name);
+///     assert_eq!(knob.value(&ParallelSettings::default()), knob.default_value());
+/// }
+/// ```
 pub static KNOBS: &[Knob] = &[
     Knob {
         name: "MinSplitDepth",
@@ -626,6 +736,17 @@ mod tests {
 
 /// The knobs as command-line flags, one `--<flag> VALUE` per row of [`KNOBS`], for any clap command
 /// (`eldest bench`, `cargo xtask bench`): `#[command(flatten)] knobs: KnobArgs`. Feature `cli`.
+///
+/// # Examples
+///
+/// ```
+/// use eldest_search::parallel::cli::KnobArgs;
+/// use eldest_search::{KnobValue, find_knob};
+///
+/// // What `--cs-ways 8` parses to, passed on to another command unchanged.
+/// let args = KnobArgs { values: vec![(find_knob("cs-ways").unwrap(), KnobValue::Int(8))] };
+/// assert_eq!(args.to_flags(), ["--cs-ways", "8"]);
+/// ```
 #[cfg(feature = "cli")]
 pub mod cli {
     use super::{KNOBS, Knob, KnobKind, KnobValue, ParallelSettings};
@@ -655,6 +776,19 @@ pub mod cli {
 
     impl KnobArgs {
         /// Sets the given knobs in `settings`.
+        ///
+        /// # Examples
+        ///
+        /// ```
+        /// use eldest_search::parallel::cli::KnobArgs;
+        /// use eldest_search::{KnobValue, ParallelSettings, find_knob};
+        ///
+        /// let args = KnobArgs { values: vec![(find_knob("LazyVote").unwrap(), KnobValue::Bool(false))] };
+        /// let mut settings = ParallelSettings::default();
+        /// args.apply(&mut settings);
+        /// // Knobs not given keep their defaults.
+        /// assert_eq!(settings, ParallelSettings { lazy_vote: false, ..ParallelSettings::default() });
+        /// ```
         pub fn apply(&self, settings: &mut ParallelSettings) {
             for (knob, value) in &self.values {
                 knob.apply(settings, *value);
@@ -662,6 +796,20 @@ pub mod cli {
         }
 
         /// The flags again, to pass them on to another command.
+        ///
+        /// # Examples
+        ///
+        /// ```
+        /// use eldest_search::parallel::cli::KnobArgs;
+        /// use eldest_search::{KnobValue, find_knob};
+        ///
+        /// let args = KnobArgs {
+        ///     values: vec![(find_knob("MinSplitDepth").unwrap(), KnobValue::Int(6)),
+        ///                  (find_knob("CsTable").unwrap(), KnobValue::Word("dashmap"))],
+        /// };
+        /// assert_eq!(args.to_flags(), ["--min-split-depth", "6", "--cs-table", "dashmap"]);
+        /// assert!(KnobArgs::default().to_flags().is_empty());
+        /// ```
         pub fn to_flags(&self) -> Vec<String> {
             self.values
                 .iter()

@@ -6,6 +6,27 @@
 //! One measured departure, a knob of [`super::KNOBS`]: a thread leaves a subtree as soon as it finds another
 //! thread's stored result cutting a node above it (`AncestorChecks`, on by default; Kerrigan's own cutoff check,
 //! `CutoffChecks`, looks only at the node between two moves).
+//!
+//! # Examples
+//!
+//! ```
+//! use eldest_board::Position;
+//! use eldest_search::{CsTableKind, Engine, ParallelAlgorithm, SearchControl, SearchLimits, SearchOptions};
+//!
+//! let mut engine = Engine::new(1)?;
+//! let mut options = SearchOptions { threads: 2, ..SearchOptions::default() };
+//! options.parallel.algorithm = ParallelAlgorithm::SimplifiedAbdada;
+//! let limits = SearchLimits { depth: Some(4), ..SearchLimits::default() };
+//! for table in CsTableKind::ALL {
+//!     options.parallel.cs_table = table;
+//!     let outcome = engine.search(&Position::startpos(), Default::default(), &limits, &options,
+//!         &SearchControl::new(), &mut |_| {});
+//!     assert!(outcome.best_move.is_some());
+//!     // Every mark was taken back when its move's search returned.
+//!     assert_eq!(engine.parallel_leftovers().1, 0, "{table}");
+//! }
+//! # Ok::<(), eldest_tt::TableSizeError>(())
+//! ```
 
 use crate::exchange::EntryExchange;
 use crate::hooks::{MoveContext, SearchHooks};
@@ -32,6 +53,18 @@ pub fn kerrigan_move_hash(key: u64, mv: Move) -> u64 {
 }
 
 /// The structure behind simplified ABDADA's `currently_searching` marks (UCI option `CsTable`).
+///
+/// # Examples
+///
+/// ```
+/// use eldest_search::{CsTableKind, ParallelSettings};
+///
+/// assert_eq!(CsTableKind::default(), CsTableKind::Array);
+/// assert_eq!(" DashMap ".parse(), Ok(CsTableKind::DashMap));
+/// let mut settings = ParallelSettings::default();
+/// settings.set_knob("CsTable", "dashmap").unwrap();
+/// assert_eq!(settings.cs_table, CsTableKind::DashMap);
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub enum CsTableKind {
     /// Kerrigan's fixed n-way table of relaxed atomic words ([`CurrentlySearching`]): the default, measured
@@ -45,9 +78,30 @@ pub enum CsTableKind {
 
 impl CsTableKind {
     /// Every kind, in the order of the UCI combo option.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use eldest_search::CsTableKind;
+    ///
+    /// for kind in CsTableKind::ALL {
+    ///     assert_eq!(kind.name().parse(), Ok(kind));
+    /// }
+    /// // The default, measured faster, is offered first.
+    /// assert_eq!(CsTableKind::ALL[0], CsTableKind::default());
+    /// ```
     pub const ALL: [CsTableKind; 2] = [CsTableKind::Array, CsTableKind::DashMap];
 
     /// The UCI name: `array` or `dashmap`.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use eldest_search::CsTableKind;
+    ///
+    /// assert_eq!(CsTableKind::DashMap.name(), "dashmap");
+    /// assert_eq!(CsTableKind::Array.to_string(), CsTableKind::Array.name());
+    /// ```
     pub const fn name(self) -> &'static str {
         match self {
             CsTableKind::Array => "array",
@@ -74,12 +128,65 @@ impl FromStr for CsTableKind {
 }
 
 /// What simplified ABDADA needs of a `currently_searching` table: Kerrigan's three operations on move hashes.
+///
+/// # Examples
+///
+/// ```
+/// use eldest_search::{CurrentlySearching, DashCurrentlySearching, MoveMarks};
+///
+/// // Two threads start the same move and one finishes it: the mark is gone while the other is still at it, a race
+/// // both structures tolerate as Kerrigan's notes do (3.1), since it costs only some duplicated work.
+/// fn started_twice_finished_once(marks: &impl MoveMarks) -> bool {
+///     marks.starting(9);
+///     marks.starting(9);
+///     marks.finished(9);
+///     !marks.contains(9)
+/// }
+/// assert!(started_twice_finished_once(&CurrentlySearching::new(8, 2)));
+/// assert!(started_twice_finished_once(&DashCurrentlySearching::new()));
+/// ```
 pub trait MoveMarks: Sync {
     /// `defer_move`'s test: whether `hash` is marked.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use eldest_search::{DashCurrentlySearching, MoveMarks};
+    ///
+    /// let marks = DashCurrentlySearching::new();
+    /// assert!(!MoveMarks::contains(&marks, 0x51));
+    /// marks.starting(0x51);
+    /// assert!(MoveMarks::contains(&marks, 0x51));
+    /// ```
     fn contains(&self, hash: u64) -> bool;
     /// `starting_search`: mark `hash`.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use eldest_search::{DashCurrentlySearching, MoveMarks};
+    ///
+    /// let marks = DashCurrentlySearching::new();
+    /// marks.starting(0x51);
+    /// marks.starting(0x62);
+    /// assert!(marks.contains(0x51) && marks.contains(0x62));
+    /// assert_eq!(marks.occupied(), 2);
+    /// ```
     fn starting(&self, hash: u64);
     /// `finished_search`: unmark `hash`.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use eldest_search::{DashCurrentlySearching, MoveMarks};
+    ///
+    /// let marks = DashCurrentlySearching::new();
+    /// marks.starting(0x51);
+    /// marks.finished(0x51);
+    /// // Finishing a move nobody marked is harmless: a lost mark only costs a little duplicated work.
+    /// marks.finished(0x62);
+    /// assert_eq!(marks.occupied(), 0);
+    /// ```
     fn finished(&self, hash: u64);
 }
 
@@ -102,6 +209,18 @@ impl MoveMarks for CurrentlySearching {
 
 /// `currently_searching` as a `dashmap` set: the obvious concurrent-collection design, against which the
 /// atomic array is measured. Exact (no row overflow) but every operation hashes and takes a shard lock.
+///
+/// # Examples
+///
+/// ```
+/// use eldest_search::{DashCurrentlySearching, MoveMarks};
+///
+/// let marks = DashCurrentlySearching::new();
+/// // Exact: hashes that would share a row of the array never push each other out here.
+/// (0..1000).for_each(|hash| marks.starting(hash << 20));
+/// assert_eq!(marks.occupied(), 1000);
+/// assert!((0..1000).all(|hash| marks.contains(hash << 20)));
+/// ```
 #[derive(Debug, Default)]
 pub struct DashCurrentlySearching {
     set: dashmap::DashSet<u64>,
@@ -109,16 +228,48 @@ pub struct DashCurrentlySearching {
 
 impl DashCurrentlySearching {
     /// An empty set.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use eldest_search::{DashCurrentlySearching, MoveMarks};
+    ///
+    /// let marks = DashCurrentlySearching::new();
+    /// assert_eq!(marks.occupied(), 0);
+    /// assert!(!marks.contains(1));
+    /// ```
     pub fn new() -> DashCurrentlySearching {
         DashCurrentlySearching::default()
     }
 
     /// Empties the set (between searches).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use eldest_search::{DashCurrentlySearching, MoveMarks};
+    ///
+    /// let marks = DashCurrentlySearching::new();
+    /// [3, 4].into_iter().for_each(|hash| marks.starting(hash));
+    /// marks.clear();
+    /// assert_eq!(marks.occupied(), 0);
+    /// ```
     pub fn clear(&self) {
         self.set.clear();
     }
 
     /// The number of marked moves.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use eldest_search::{DashCurrentlySearching, MoveMarks};
+    ///
+    /// let marks = DashCurrentlySearching::new();
+    /// // A set: marking a move twice holds it once.
+    /// [3, 3, 4].into_iter().for_each(|hash| marks.starting(hash));
+    /// assert_eq!(marks.occupied(), 2);
+    /// ```
     pub fn occupied(&self) -> usize {
         self.set.len()
     }
@@ -147,6 +298,17 @@ impl MoveMarks for DashCurrentlySearching {
 /// lost entry only makes another thread search a move a little earlier or later. Relaxed atomics are how Rust
 /// spells "racy but defined"; the races of notes 3.1 (two threads insert the same move) and 3.2 (the same move
 /// in two slots) are tolerated exactly as the notes say — `finished` clears every slot holding the hash.
+///
+/// # Examples
+///
+/// ```
+/// use eldest_search::CurrentlySearching;
+///
+/// // One row of two ways: a third move overwrites the first slot, and its mark is lost.
+/// let table = CurrentlySearching::new(1, 2);
+/// [11, 22, 33].into_iter().for_each(|hash| table.starting(hash));
+/// assert!(!table.contains(11) && table.contains(22) && table.contains(33));
+/// ```
 #[derive(Debug)]
 pub struct CurrentlySearching {
     slots: Box<[AtomicU64]>,
@@ -156,6 +318,17 @@ pub struct CurrentlySearching {
 
 impl CurrentlySearching {
     /// A table of `rows` rows (rounded up to a power of two, at least 1) of `ways` slots (at least 1).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use eldest_search::CurrentlySearching;
+    ///
+    /// let table = CurrentlySearching::new(1000, 0);
+    /// // A row is picked by masking the hash, so the rows must be a power of two.
+    /// assert_eq!((table.rows(), table.ways()), (1024, 1));
+    /// assert_eq!(table.occupied(), 0);
+    /// ```
     pub fn new(rows: usize, ways: usize) -> CurrentlySearching {
         let rows = rows.max(1).next_power_of_two();
         let ways = ways.max(1);
@@ -167,11 +340,28 @@ impl CurrentlySearching {
     }
 
     /// The number of rows.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use eldest_search::CurrentlySearching;
+    ///
+    /// assert_eq!(CurrentlySearching::new(32_768, 4).rows(), 32_768);
+    /// assert_eq!(CurrentlySearching::new(0, 4).rows(), 1);
+    /// ```
     pub fn rows(&self) -> usize {
         self.rows
     }
 
     /// The number of ways per row.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use eldest_search::CurrentlySearching;
+    ///
+    /// assert_eq!(CurrentlySearching::new(16, 4).ways(), 4);
+    /// ```
     pub fn ways(&self) -> usize {
         self.ways
     }
@@ -183,6 +373,18 @@ impl CurrentlySearching {
     }
 
     /// `defer_move`'s test: whether `hash` is in its row.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use eldest_search::CurrentlySearching;
+    ///
+    /// let table = CurrentlySearching::new(4, 2);
+    /// table.starting(0x15);
+    /// assert!(table.contains(0x15));
+    /// // The same row (the low bits), another move: whole hashes are compared.
+    /// assert!(!table.contains(0x25));
+    /// ```
     #[inline]
     pub fn contains(&self, hash: u64) -> bool {
         self.row(hash)
@@ -192,6 +394,18 @@ impl CurrentlySearching {
 
     /// `starting_search`: put `hash` in the first empty slot of its row, unless already there (note 3.1);
     /// with the row full, overwrite the first slot.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use eldest_search::CurrentlySearching;
+    ///
+    /// let table = CurrentlySearching::new(4, 2);
+    /// table.starting(0x15);
+    /// // A second thread starting the same move takes no second slot (note 3.1).
+    /// table.starting(0x15);
+    /// assert_eq!(table.occupied(), 1);
+    /// ```
     #[inline]
     pub fn starting(&self, hash: u64) {
         let row = self.row(hash);
@@ -209,6 +423,23 @@ impl CurrentlySearching {
     }
 
     /// `finished_search`: clear every slot of the row holding `hash` — not just the first (note 3.2).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use eldest_search::CurrentlySearching;
+    ///
+    /// let table = CurrentlySearching::new(1, 2);
+    /// // An emptied first slot lets the same move in twice, as racing threads could put it (note 3.2) …
+    /// table.starting(5);
+    /// table.starting(9);
+    /// table.finished(5);
+    /// table.starting(9);
+    /// assert_eq!(table.occupied(), 2);
+    /// // … and finishing it clears both.
+    /// table.finished(9);
+    /// assert_eq!(table.occupied(), 0);
+    /// ```
     #[inline]
     pub fn finished(&self, hash: u64) {
         for slot in self.row(hash) {
@@ -219,6 +450,19 @@ impl CurrentlySearching {
     }
 
     /// Empties the table (between searches).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use eldest_search::CurrentlySearching;
+    ///
+    /// let table = CurrentlySearching::new(8, 4);
+    /// [1, 2].into_iter().for_each(|hash| table.starting(hash));
+    /// table.clear();
+    /// assert_eq!(table.occupied(), 0);
+    /// // The size is kept for the next search.
+    /// assert_eq!((table.rows(), table.ways()), (8, 4));
+    /// ```
     pub fn clear(&self) {
         self.slots
             .iter()
@@ -226,6 +470,17 @@ impl CurrentlySearching {
     }
 
     /// The number of occupied slots (for tests and diagnostics).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use eldest_search::CurrentlySearching;
+    ///
+    /// let table = CurrentlySearching::new(8, 4);
+    /// [1, 2, 3].into_iter().for_each(|hash| table.starting(hash));
+    /// table.finished(2);
+    /// assert_eq!(table.occupied(), 2);
+    /// ```
     pub fn occupied(&self) -> usize {
         self.slots
             .iter()
@@ -235,6 +490,28 @@ impl CurrentlySearching {
 }
 
 /// Kerrigan's simplified ABDADA as hooks, over either `currently_searching` structure.
+///
+/// # Examples
+///
+/// ```
+/// use eldest_board::Position;
+/// use eldest_search::{DashCurrentlySearching, MoveContext, SearchHooks, SimplifiedAbdadaHooks};
+///
+/// let root = Position::startpos();
+/// let mv = root.parse_uci_move("g1f3").unwrap();
+/// let mut child = root;
+/// child.play_unchecked(mv);
+/// let (key, child_key) = (root.key(), child.key());
+/// let context = MoveContext { key, mv, child_key, depth: 5, alpha: 0, beta: 1, ply: 0 };
+/// let marks = DashCurrentlySearching::new();
+/// let hooks = SimplifiedAbdadaHooks {
+///     table: &marks, defer_depth: 3, cutoff_checks: false, ancestor_checks: true, remote: None,
+/// };
+/// hooks.starting_move(context.key, context.mv, context.depth); // as another thread would
+/// assert!(hooks.defer_move(&context));
+/// // Shallow moves are never deferred: the table is not even looked at below DeferDepth.
+/// assert!(!hooks.defer_move(&MoveContext { depth: 2, ..context }));
+/// ```
 #[derive(Debug, Clone, Copy)]
 pub struct SimplifiedAbdadaHooks<'a, T: MoveMarks = CurrentlySearching> {
     /// The shared `currently_searching` table.

@@ -14,6 +14,27 @@
 //! - **Cutoffs.** Every split point has a `Cutoff` flag linked to the flags of the split points opened below
 //!   it; a brother that fails high sets its split point's flag and, through the links, every flag below — so
 //!   each node checks one flag, its own innermost split point's, instead of walking the chain above it.
+//!
+//! # Examples
+//!
+//! ```
+//! use eldest_board::Position;
+//! use eldest_search::{Engine, ParallelAlgorithm, SearchControl, SearchLimits, SearchOptions};
+//!
+//! let mut engine = Engine::new(1)?;
+//! let mut options = SearchOptions { threads: 2, ..SearchOptions::default() };
+//! options.parallel.algorithm = ParallelAlgorithm::Ybwc;
+//! // Feldmann's YBWC: every node of depth 2 or more splits, whether or not a thread is idle.
+//! options.parallel.set_knob("MinSplitDepth", "2").unwrap();
+//! options.parallel.set_knob("SplitOnlyWhenIdle", "false").unwrap();
+//! let limits = SearchLimits { depth: Some(4), ..SearchLimits::default() };
+//! let outcome = engine.search(&Position::startpos(), Default::default(), &limits, &options,
+//!     &SearchControl::new(), &mut |_| {});
+//! assert!(outcome.best_move.is_some());
+//! // The pool's work is counted in thread 0, the one that runs the iterative deepening.
+//! assert!(engine.thread_stats()[0].splits > 0);
+//! # Ok::<(), eldest_tt::TableSizeError>(())
+//! ```
 
 use crate::hooks::SearchHooks;
 use crate::parallel::pool::poll_for_work;
@@ -26,6 +47,18 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Instant;
 
 /// YBWC as hooks: which nodes split, and the pool that searches their younger brothers.
+///
+/// # Examples
+///
+/// ```
+/// use eldest_search::{SearchHooks, YbwcHooks, YbwcPool};
+///
+/// let pool = YbwcPool::new(4);
+/// let hooks = YbwcHooks { min_split_depth: 5, split_only_when_idle: true, pool: &pool };
+/// // Idle threads wait in the pool, so a deep enough node hands its younger brothers to it.
+/// assert!(hooks.split_pool(5).is_some());
+/// assert!(hooks.split_pool(4).is_none());
+/// ```
 #[derive(Debug, Clone, Copy)]
 pub struct YbwcHooks<'a> {
     /// `MinSplitDepth`.
@@ -77,6 +110,16 @@ pub struct YbwcPool {
 
 impl YbwcPool {
     /// Bookkeeping for a pool of `threads` threads.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use eldest_search::YbwcPool;
+    ///
+    /// assert_eq!(YbwcPool::new(8).threads(), 8);
+    /// // A search always has its own thread.
+    /// assert_eq!(YbwcPool::new(0).threads(), 1);
+    /// ```
     pub fn new(threads: usize) -> YbwcPool {
         YbwcPool {
             threads: threads.max(1),
@@ -88,11 +131,28 @@ impl YbwcPool {
     }
 
     /// The pool's thread count.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use eldest_search::YbwcPool;
+    ///
+    /// assert_eq!(YbwcPool::new(3).threads(), 3);
+    /// ```
     pub fn threads(&self) -> usize {
         self.threads
     }
 
     /// Whether fewer threads work than the pool has.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use eldest_search::YbwcPool;
+    ///
+    /// // Between searches nobody works, so even a pool of one thread has one idle.
+    /// assert!(YbwcPool::new(1).has_idle_thread());
+    /// ```
     #[inline]
     pub fn has_idle_thread(&self) -> bool {
         self.working.load(Ordering::Relaxed) < self.threads
