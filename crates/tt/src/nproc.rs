@@ -390,8 +390,6 @@ mod tests {
     }
 
     #[test]
-    // 8,190 single-threaded enters and leaves take a minute in Miri and add no path it checks: the concurrency
-    // tests run enter/leave under Miri with threads.
     #[cfg_attr(
         miri,
         ignore = "long single-threaded loop; enter/leave run under Miri in the threaded tests"
