@@ -12,6 +12,7 @@ mod report;
 mod sprt;
 mod stats;
 mod train;
+mod tune;
 
 #[derive(Parser, Debug)]
 #[command(name = "cargo xtask", about = "Eldest project automation")]
@@ -49,6 +50,10 @@ enum Command {
     /// Adam with a cosine learning rate on every core, the training and validation loss of each epoch (also as
     /// CSV), the quantised net written after every epoch. docs/nnue.md.
     Train(Box<train::Args>),
+    /// Tunes the search's constants by SPSA over self-play games: an engine built with `--features tune`, every
+    /// constant moved up or down at random, game pairs between the two, the constants moved by the results;
+    /// resumable, with the constants' path as CSV and the result as `setoption` lines (docs/strength.md).
+    Tune(Box<tune::Args>),
 }
 
 fn main() -> ExitCode {
@@ -59,6 +64,7 @@ fn main() -> ExitCode {
         Command::Match(args) => matches::run(&args),
         Command::Sprt(args) => sprt::run(&args),
         Command::Train(args) => train::run(&args),
+        Command::Tune(args) => tune::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

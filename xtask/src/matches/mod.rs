@@ -17,12 +17,15 @@ mod resume;
 mod xboard;
 
 use crate::cargo;
+use crate::stats::elo::Outcome;
 use crate::stats::sprt::{Sprt, SprtDecision};
 use adjudication::{DrawRule, ResignRule};
-use clock::Limit;
-use engine::{EngineProcess, EngineSpec, Protocol};
-use game::{GameJob, GameRecord, GameSettings};
-use openings::Opening;
+pub use clock::Limit;
+pub use engine::EngineSpec;
+use engine::{EngineProcess, Protocol};
+pub use game::GameSettings;
+use game::{GameJob, GameRecord};
+pub use openings::Opening;
 use output::EngineTally;
 pub use output::PairingTally;
 use resume::Counted;
@@ -718,6 +721,96 @@ fn write_json(plan: &Plan, counted: &Counted, status: &str, clock: &MatchClock) 
         serde_json::to_string_pretty(&report).map_err(|e| format!("cannot encode the JSON summary: {e}"))?;
     std::fs::write(&plan.json_path, text + "\n")
         .map_err(|e| format!("cannot write {}: {e}", plan.json_path.display()))
+}
+
+/// The openings `cargo xtask match` plays: `path` (or its default set), shuffled with `seed`.
+///
+/// # Errors
+/// When the file cannot be read or holds no valid opening.
+pub fn load_openings(path: Option<&Path>, seed: u64) -> Result<Vec<Opening>, String> {
+    let path = path.map_or_else(
+        || cargo::workspace_root().join("tools/strength/openings-wide.epd"),
+        Path::to_path_buf,
+    );
+    let mut openings = openings::load(&path, None)?;
+    openings::shuffle(&mut openings, seed);
+    Ok(openings)
+}
+
+/// `cargo xtask match`'s defaults: a move may arrive 50 ms after its clock ran out, a silent engine is hung 5 s
+/// past its time (60 s for a move without a clock), no adjudication.
+pub fn default_game_settings() -> GameSettings {
+    GameSettings {
+        margin: Duration::from_millis(50),
+        hang_grace: Duration::from_secs(5),
+        unclocked_hang: Duration::from_secs(60),
+        draw: None,
+        resign: None,
+    }
+}
+
+/// Starts the engine of `spec` and ends it: a wrong path, a failed handshake or an option it lacks is told now.
+///
+/// # Errors
+/// The engine's start-up error.
+pub fn check_engine(spec: &EngineSpec) -> Result<(), String> {
+    EngineProcess::start(spec).map(drop)
+}
+
+/// Plays the two games of one opening between `first` and `second`, `first` with White in the first game, with
+/// the match's clocks, rules and fault handling (a fault loses the game; the engine at fault is restarted
+/// before the second game). Returns `first`'s outcomes: how `cargo xtask tune` plays its game pairs.
+///
+/// # Errors
+/// When an engine cannot be started (a wrong path, an option it lacks).
+pub fn play_pair(
+    first: &EngineSpec,
+    second: &EngineSpec,
+    opening: &Opening,
+    opening_index: usize,
+    limit: Limit,
+    settings: &GameSettings,
+) -> Result<[Outcome; 2], String> {
+    let mut engines = [EngineProcess::start(first)?, EngineProcess::start(second)?];
+    let mut outcomes = [Outcome::Draw; 2];
+    for (game, outcome) in outcomes.iter_mut().enumerate() {
+        let (white, black) = if game == 0 { (0, 1) } else { (1, 0) };
+        let job = GameJob {
+            number: game + 1,
+            round: 0,
+            pairing: 0,
+            opening: opening_index,
+            white,
+            black,
+        };
+        let [engine_a, engine_b] = &mut engines;
+        let (white_engine, black_engine) = if white == 0 {
+            (engine_a, engine_b)
+        } else {
+            (engine_b, engine_a)
+        };
+        let record = game::play_game(
+            job,
+            opening,
+            [white_engine, black_engine],
+            [limit, limit],
+            settings,
+        );
+        let first_color = if white == 0 {
+            eldest_board::Color::White
+        } else {
+            eldest_board::Color::Black
+        };
+        *outcome = record.result.outcome_for(first_color);
+        for (color, restart) in record.restart.iter().enumerate() {
+            if *restart {
+                let index = if color == 0 { white } else { black };
+                let spec = if index == 0 { first } else { second };
+                engines[index] = EngineProcess::start(spec)?;
+            }
+        }
+    }
+    Ok(outcomes)
 }
 
 #[cfg(test)]
