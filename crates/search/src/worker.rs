@@ -1,6 +1,6 @@
 //! One search thread's state and the node search: negamax alpha-beta with principal variation search,
 //! quiescence, transposition-table probes by micro-Max's rules, null-move pruning, reverse futility pruning,
-//! late-move reductions and pruning, check extension, killers and history, mate-distance pruning and draw
+//! late-move reductions and pruning, singular extensions, killers and history, mate-distance pruning and draw
 //! detection. See docs/search.md for why each technique is there.
 
 use crate::correction::CorrectionHistory;
@@ -64,6 +64,9 @@ pub const INFINITY: i32 = MATE + 1;
 pub const DRAW: i32 = 0;
 /// How many nodes pass between two looks at the clock and the stop flag.
 const CHECK_INTERVAL: u64 = 1024;
+/// Singular extensions apply only this many plies per ply of the iteration's depth from the root (Stockfish's
+/// bound): past it a line of lone moves, a perpetual check's, would otherwise keep its depth forever.
+const EXTENSION_PLIES_PER_DEPTH: usize = 2;
 /// Kerrigan's cutoff checks start at this remaining depth.
 const CUTOFF_CHECK_MIN_DEPTH: i32 = 4;
 /// Ancestor checks: main-search nodes between two re-probes of the path (a few table probes every few hundred
@@ -609,7 +612,7 @@ impl<H: SearchHooks> SearchContext<'_, '_, H> {
         position: &Position,
         mut alpha: i32,
         mut beta: i32,
-        mut depth: i32,
+        depth: i32,
         ply: usize,
         after_null: bool,
     ) -> i32 {
@@ -618,9 +621,9 @@ impl<H: SearchHooks> SearchContext<'_, '_, H> {
         // beta takes that child's line without a re-search, and must not take a line left there by another move.
         self.worker.pv.clear(ply);
         let in_check = position.in_check();
-        if in_check && ply < MAX_PLY / 2 {
-            depth += 1;
-        }
+        // No check extension: a lone reply in check gets its ply from the singular extension, and a check
+        // extension on top of the singular extensions of the checking move and of the reply made a king hunt gain
+        // depth with every move (one position took over 100 M nodes to depth 12).
         if depth <= 0 {
             return self.quiescence::<PV>(position, alpha, beta, ply);
         }
@@ -753,6 +756,7 @@ impl<H: SearchHooks> SearchContext<'_, '_, H> {
             && excluded.is_none()
             && depth >= params.singular_min_depth
             && ply < MAX_PLY / 2
+            && ply < EXTENSION_PLIES_PER_DEPTH * self.worker.iteration_depth as usize
             && let (Some(mv), Some(entry)) = (tt_move, entry)
             && entry.depth() >= depth - 3
             && entry.bound().contains(Bound::LOWER)
