@@ -273,11 +273,6 @@ pub fn run(args: &Args) -> Result<(), String> {
     if !(args.alpha > 0.0 && args.gamma > 0.0 && args.a_ratio >= 0.0) {
         return Err("--alpha and --gamma must be positive and --a-ratio at least 0".into());
     }
-    for option in &args.options {
-        if !option.contains('=') {
-            return Err(format!("--option '{option}' is not NAME=VALUE"));
-        }
-    }
     let settings = RunSettings {
         names: params.iter().map(|p| p.name.clone()).collect(),
         schedule: Schedule {
