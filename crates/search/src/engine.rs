@@ -632,6 +632,7 @@ impl Engine {
                 let hooks = YbwcHooks {
                     min_split_depth: settings.min_split_depth,
                     split_only_when_idle: settings.split_only_when_idle,
+                    split_expected_cuts: settings.ybwc_split_expected_cuts,
                     pool: &self.ybwc,
                 };
                 self.ybwc

@@ -829,7 +829,9 @@ impl<H: SearchHooks> SearchContext<'_, '_, H> {
             // searched in parallel.
             if moves_searched == 1
                 && pending_tt_move.is_none()
-                && let Some(pool) = self.hooks.split_pool(depth)
+                && let Some(pool) = self
+                    .hooks
+                    .split_pool(depth, !PV && !in_check && static_eval >= beta)
             {
                 let picker = picker.get_or_insert_with(|| {
                     MovePicker::new(

@@ -643,6 +643,7 @@ mod tests {
                 "option name EvalFile type string default eldest-2.nnue",
                 "option name MinSplitDepth type spin default 4 min 1 max 64",
                 "option name SplitOnlyWhenIdle type check default true",
+                "option name SplitExpectedCuts type check default true",
                 "option name HelperHistory type combo default own var copy var own",
                 "option name IdleSpin type check default true",
                 "option name AbdadaMinDepth type spin default 3 min 1 max 64",

@@ -193,6 +193,10 @@ pub struct ParallelSettings {
     /// YBWC: split only while some thread of the pool is idle (Stockfish 6 and Crafty split only for an idle
     /// thread); when false every node of `min_split_depth` splits, as in Feldmann's YBWC.
     pub split_only_when_idle: bool,
+    /// YBWC: a null-window node whose static evaluation is at least beta (expected to fail high on a later move)
+    /// splits like any other; when false it searches its younger brothers alone, so no helper starts work that a
+    /// cutoff is likely to throw away.
+    pub ybwc_split_expected_cuts: bool,
     /// YBWC: a thread joining a split point copies the splitting thread's history (32 KB); when false it keeps
     /// its own, learnt from the brothers it searched before.
     pub ybwc_copy_history: bool,
@@ -243,6 +247,7 @@ impl Default for ParallelSettings {
             cs_table: CsTableKind::Array,
             min_split_depth: 4,
             split_only_when_idle: true,
+            ybwc_split_expected_cuts: true,
             ybwc_copy_history: false,
             ybwc_spin: true,
             abdada_min_depth: 3,
@@ -493,6 +498,15 @@ pub static KNOBS: &[Knob] = &[
         help: "YBWC: split only while a pool thread is idle (false: every deep enough node splits)",
         get: |s| KnobValue::Bool(s.split_only_when_idle),
         set: |s, v| s.split_only_when_idle = boolean(v),
+    },
+    Knob {
+        name: "SplitExpectedCuts",
+        flag: "split-expected-cuts",
+        algorithms: &[ParallelAlgorithm::Ybwc],
+        kind: KnobKind::Check,
+        help: "YBWC: a null-window node whose static evaluation is at least beta splits too (false: it keeps its brothers)",
+        get: |s| KnobValue::Bool(s.ybwc_split_expected_cuts),
+        set: |s, v| s.ybwc_split_expected_cuts = boolean(v),
     },
     Knob {
         name: "HelperHistory",

@@ -54,10 +54,10 @@ use std::time::Instant;
 /// use eldest_search::{SearchHooks, YbwcHooks, YbwcPool};
 ///
 /// let pool = YbwcPool::new(4);
-/// let hooks = YbwcHooks { min_split_depth: 5, split_only_when_idle: true, pool: &pool };
+/// let hooks = YbwcHooks { min_split_depth: 5, split_only_when_idle: true, split_expected_cuts: true, pool: &pool };
 /// // Idle threads wait in the pool, so a deep enough node hands its younger brothers to it.
-/// assert!(hooks.split_pool(5).is_some());
-/// assert!(hooks.split_pool(4).is_none());
+/// assert!(hooks.split_pool(5, true).is_some());
+/// assert!(hooks.split_pool(4, false).is_none());
 /// ```
 #[derive(Debug, Clone, Copy)]
 pub struct YbwcHooks<'a> {
@@ -65,6 +65,8 @@ pub struct YbwcHooks<'a> {
     pub min_split_depth: i32,
     /// `SplitOnlyWhenIdle`.
     pub split_only_when_idle: bool,
+    /// `SplitExpectedCuts`: nodes still expected to fail high split too.
+    pub split_expected_cuts: bool,
     /// The threads and their states.
     pub pool: &'a YbwcPool,
 }
@@ -79,9 +81,11 @@ impl SearchHooks for YbwcHooks<'_> {
     fn enter_node(&self, _key: u64, _depth: i32) {}
 
     #[inline]
-    fn split_pool(&self, depth: i32) -> Option<&YbwcPool> {
-        (depth >= self.min_split_depth && (!self.split_only_when_idle || self.pool.has_idle_thread()))
-            .then_some(self.pool)
+    fn split_pool(&self, depth: i32, expected_cut: bool) -> Option<&YbwcPool> {
+        (depth >= self.min_split_depth
+            && (self.split_expected_cuts || !expected_cut)
+            && (!self.split_only_when_idle || self.pool.has_idle_thread()))
+        .then_some(self.pool)
     }
 }
 
