@@ -20,7 +20,7 @@ use crate::parallel::simplified_abdada::{
 use crate::parallel::ybwc::{YbwcHooks, YbwcPool};
 use crate::params::{Reductions, SearchParams};
 use crate::report::{IterationReport, Score, ScoreBound, SearchOutcome};
-use crate::time::TimeManager;
+use crate::time::{SearchStability, TimeManager};
 use crate::worker::{
     Completed, INFINITY, MAX_PLY, SearchContext, SharedSearch, ThreadRole, ThreadStats, Worker,
     store_exchanged_entries,
@@ -845,6 +845,7 @@ impl<H: SearchHooks> IterationPlan<'_, H> {
             .unwrap_or(MAX_PLY as u32 - 1)
             .clamp(1, MAX_PLY as u32 - 1);
         let mut completed: Option<Completed> = None;
+        let mut stability = SearchStability::default();
         let mut depth = 1;
         while depth <= max_depth {
             let cluster_thread = self.first_thread + index;
@@ -871,8 +872,12 @@ impl<H: SearchHooks> IterationPlan<'_, H> {
                         ));
                     }
                     let score = adopted.score;
+                    let scale = adopted
+                        .pv
+                        .first()
+                        .map_or(1.0, |&best| stability.scale(best, score, None));
                     completed = Some(adopted);
-                    if is_main && self.should_stop_iterating(shared, score) {
+                    if is_main && self.should_stop_iterating(shared, score, scale) {
                         break;
                     }
                     continue;
@@ -956,8 +961,14 @@ impl<H: SearchHooks> IterationPlan<'_, H> {
             if shared.abort.load(Ordering::Relaxed) {
                 break;
             }
-            if is_main && self.should_stop_iterating(shared, score) {
-                break;
+            if is_main {
+                let best = completed.as_ref().and_then(|c| c.pv.first().copied());
+                let scale = best.map_or(1.0, |best| {
+                    stability.scale(best, score, worker.root_move_share(best))
+                });
+                if self.should_stop_iterating(shared, score, scale) {
+                    break;
+                }
             }
             depth += 1;
         }
@@ -966,14 +977,16 @@ impl<H: SearchHooks> IterationPlan<'_, H> {
         completed
     }
 
-    fn should_stop_iterating(&self, shared: &SharedSearch<'_>, score: i32) -> bool {
+    /// Whether the main thread starts no further iteration: a `go mate` limit is met, or the soft time budget
+    /// times `scale` (the search's stability) is used.
+    fn should_stop_iterating(&self, shared: &SharedSearch<'_>, score: i32, scale: f64) -> bool {
         if let Some(moves) = self.limits.mate
             && score >= MATE_IN_MAX_PLY
             && (MATE - score + 1) / 2 <= moves as i32
         {
             return true;
         }
-        shared.time.soft_limit_reached(shared.control)
+        shared.time.soft_limit_reached(shared.control, scale)
     }
 
     /// One root search of `depth` with an aspiration window around `previous`, widened on failure. Returns the

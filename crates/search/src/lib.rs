@@ -70,5 +70,5 @@ pub use parallel::{
 pub use params::{SearchParams, TUNABLES, Tunable, find_tunable};
 pub use report::{IterationReport, Score, ScoreBound, SearchOutcome};
 pub use see::{SEE_VALUE, see_ge};
-pub use time::TimeManager;
+pub use time::{SearchStability, TimeManager};
 pub use worker::{DRAW, INFINITY, MAX_PLY, ThreadStats};

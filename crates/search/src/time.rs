@@ -5,6 +5,7 @@
 //! `ponderhit`, from which they count.
 
 use crate::limits::{SearchControl, SearchLimits, SearchOptions};
+use eldest_board::Move;
 use std::time::{Duration, Instant};
 
 /// Moves assumed left in a sudden-death game when `movestogo` is not given.
@@ -23,8 +24,8 @@ const DEFAULT_MOVES_TO_GO: u32 = 25;
 /// let time = TimeManager::new(Instant::now(), &limits, &SearchOptions::default());
 /// let control = SearchControl::new();
 /// assert!(time.is_timed() && !time.hard_limit_reached(&control));
-/// // A fixed move time is used up: no soft limit ends it early.
-/// assert!(!time.soft_limit_reached(&control));
+/// // A fixed move time is used up: no soft limit ends it early, whatever the search's stability.
+/// assert!(!time.soft_limit_reached(&control, 2.5));
 /// ```
 #[derive(Debug, Clone)]
 pub struct TimeManager {
@@ -120,26 +121,24 @@ impl TimeManager {
         matches!((self.hard, self.clock_elapsed(control)), (Some(hard), Some(elapsed)) if elapsed >= hard)
     }
 
-    /// Whether a new iteration should not start: more than half the soft budget is used (the next iteration
-    /// usually costs more than all before it together).
-    ///
-    /// # Examples
+    /// Whether a new iteration should not start: more than half the soft budget, times `scale` (from
+    /// [`SearchStability::scale`]), is used — the next iteration usually costs more than all before it together.
     ///
     /// ```
     /// use std::time::{Duration, Instant};
     /// use eldest_search::{Clock, SearchControl, SearchLimits, SearchOptions, TimeManager};
-    ///
-    /// // Two seconds left of sudden death: about 80 ms for this move, and it started a second ago.
-    /// let clock = Clock { remaining: Duration::from_secs(2), increment: Duration::ZERO, moves_to_go: None };
+    /// let clock = Clock { remaining: Duration::from_secs(10), increment: Duration::ZERO, moves_to_go: None };
     /// let limits = SearchLimits { clock: Some(clock), ..SearchLimits::default() };
-    /// let started = Instant::now() - Duration::from_secs(1);
+    /// let started = Instant::now() - Duration::from_millis(250);
     /// let time = TimeManager::new(started, &limits, &SearchOptions::default());
-    /// assert!(time.soft_limit_reached(&SearchControl::new()));
-    /// let now = TimeManager::new(Instant::now(), &limits, &SearchOptions::default());
-    /// assert!(!now.soft_limit_reached(&SearchControl::new()));
+    /// let control = SearchControl::new();
+    /// // About 200 ms is half the soft budget: past it, unless the search is unsettled enough to double it.
+    /// assert!(time.soft_limit_reached(&control, 1.0));
+    /// assert!(!time.soft_limit_reached(&control, 2.0));
     /// ```
-    pub fn soft_limit_reached(&self, control: &SearchControl) -> bool {
-        matches!((self.soft, self.clock_elapsed(control)), (Some(soft), Some(elapsed)) if elapsed >= soft / 2)
+    pub fn soft_limit_reached(&self, control: &SearchControl, scale: f64) -> bool {
+        matches!((self.soft, self.clock_elapsed(control)),
+            (Some(soft), Some(elapsed)) if elapsed >= (soft / 2).mul_f64(scale))
     }
 
     /// Whether the search has any time limit at all.
@@ -159,6 +158,56 @@ impl TimeManager {
     /// ```
     pub fn is_timed(&self) -> bool {
         self.hard.is_some()
+    }
+}
+
+/// How settled the search is, from one completed iteration to the next: the time manager stops early when the
+/// best move has stayed the same for several iterations and took most of the root's nodes, and goes on longer when
+/// the best move just changed, shares the nodes with others, or the score dropped.
+#[derive(Debug, Clone, Default)]
+pub struct SearchStability {
+    best_move: Option<Move>,
+    unchanged_iterations: usize,
+    previous_score: Option<i32>,
+}
+
+/// The soft budget's factor by the number of iterations the best move has not changed (0, 1, 2, 3, 4 or more).
+const STABILITY_SCALE: [f64; 5] = [1.6, 1.25, 1.05, 0.95, 0.85];
+
+impl SearchStability {
+    /// Records a completed iteration — its best move, its score, and the share of the root's nodes spent on that
+    /// move so far (if counted) — and returns the factor for the soft budget, between 0.35 and 2.5.
+    ///
+    /// ```
+    /// use eldest_board::Position;
+    /// use eldest_search::SearchStability;
+    /// let start = Position::startpos();
+    /// let [e4, d4] = ["e2e4", "d2d4"].map(|uci| start.parse_uci_move(uci).unwrap());
+    /// let mut settled = SearchStability::default();
+    /// let mut scale = 1.0;
+    /// for _ in 0..6 {
+    ///     scale = settled.scale(e4, 30, Some(0.9));
+    /// }
+    /// let mut unsettled = settled.clone();
+    /// // The best move changes, it shares the nodes, and the score drops: take longer.
+    /// assert!(unsettled.scale(d4, 5, Some(0.4)) > 2.0 * scale);
+    /// ```
+    pub fn scale(&mut self, best_move: Move, score: i32, best_move_share: Option<f64>) -> f64 {
+        if self.best_move == Some(best_move) {
+            self.unchanged_iterations += 1;
+        } else {
+            self.best_move = Some(best_move);
+            self.unchanged_iterations = 0;
+        }
+        let stability = STABILITY_SCALE[self.unchanged_iterations.min(STABILITY_SCALE.len() - 1)];
+        // 0.675 when the best move took all the nodes, 1.35 at half of them (the share is unknown when the
+        // iteration was adopted from another thread: neutral).
+        let effort = ((1.5 - best_move_share.unwrap_or(0.5)) * 1.35).clamp(0.5, 2.0);
+        // A score 20 cp below the last iteration's asks for 20% more, up to 50%.
+        let drop = self.previous_score.map_or(0, |previous| previous - score);
+        let score_trend = (1.0 + f64::from(drop) / 100.0).clamp(0.9, 1.5);
+        self.previous_score = Some(score);
+        (stability * effort * score_trend).clamp(0.35, 2.5)
     }
 }
 

@@ -385,6 +385,9 @@ pub struct Worker {
     /// The best root move of the iteration in progress that beat the eldest son, with its score and line: the
     /// move to play if the iteration is stopped before it completes.
     pub(crate) partial_root: Option<(i32, Vec<Move>)>,
+    /// The nodes this thread spent below each root move in this search, all iterations together (for the
+    /// time manager: a best move that takes most of the effort is rarely overturned).
+    root_move_nodes: Vec<(Move, u64)>,
     /// YBWC: the cutoff flag of the innermost split point this worker searches below; set means the work is no
     /// longer needed (flags of the split points above reach it through their links).
     pub(crate) cutoff: Option<Arc<Cutoff>>,
@@ -476,6 +479,7 @@ impl Worker {
             role: ThreadRole::Main,
             iteration_depth: 0,
             partial_root: None,
+            root_move_nodes: Vec::new(),
             cutoff: None,
             path: Box::new([PathNode::default(); MAX_PLY + 2]),
             ancestor_countdown: ANCESTOR_CHECK_INTERVAL,
@@ -504,10 +508,33 @@ impl Worker {
         self.partial_root = None;
         self.excluded.fill(None);
         self.double_extensions[0] = 0;
+        self.root_move_nodes.clear();
         self.cutoff = None;
         self.ancestor_countdown = ANCESTOR_CHECK_INTERVAL;
         self.unwind_to = None;
         self.accumulators.start_at(0);
+    }
+
+    fn count_root_move_nodes(&mut self, mv: Move, nodes: u64) {
+        match self
+            .root_move_nodes
+            .iter_mut()
+            .find(|(root_move, _)| *root_move == mv)
+        {
+            Some((_, total)) => *total += nodes,
+            None => self.root_move_nodes.push((mv, nodes)),
+        }
+    }
+
+    /// The share of this thread's root-move nodes so far that went to `mv` (`None` before any were counted).
+    pub(crate) fn root_move_share(&self, mv: Move) -> Option<f64> {
+        let total: u64 = self.root_move_nodes.iter().map(|&(_, nodes)| nodes).sum();
+        let spent = self
+            .root_move_nodes
+            .iter()
+            .find(|(root_move, _)| *root_move == mv)
+            .map_or(0, |&(_, nodes)| nodes);
+        (total > 0).then(|| spent as f64 / total as f64)
     }
 
     /// Whether the last search call was cut short by a stop.
@@ -934,7 +961,13 @@ impl<H: SearchHooks> SearchContext<'_, '_, H> {
                 continue;
             }
             let quiet = !mv.is_noisy();
-            let score = match self.search_move::<PV>(&node, this, alpha, best_score) {
+            let nodes_before = self.worker.stats.nodes;
+            let outcome = self.search_move::<PV>(&node, this, alpha, best_score);
+            if root {
+                self.worker
+                    .count_root_move_nodes(mv, self.worker.stats.nodes - nodes_before);
+            }
+            let score = match outcome {
                 MoveOutcome::Pruned => continue,
                 MoveOutcome::Deferred => {
                     self.worker.stats.deferred_moves += 1;
