@@ -1179,4 +1179,50 @@ mod tests {
             }
         }
     }
+
+    /// Node-based time management reads the share of the root's nodes below each root move: every node below
+    /// the root is counted for its root move, YBWC's root split points (whose brothers other threads search)
+    /// included.
+    #[test]
+    fn root_move_nodes_account_for_the_whole_tree_with_and_without_split_points() {
+        let mut engine = Engine::new(8).unwrap();
+        for threads in [1, 2, 4] {
+            let mut parallel = ParallelSettings {
+                algorithm: ParallelAlgorithm::Ybwc,
+                ..ParallelSettings::default()
+            };
+            parallel.set_knob("MinSplitDepth", "2").unwrap();
+            parallel.set_knob("SplitOnlyWhenIdle", "false").unwrap();
+            let options = SearchOptions {
+                threads,
+                parallel,
+                ..SearchOptions::default()
+            };
+            let limits = SearchLimits {
+                depth: Some(7),
+                ..SearchLimits::default()
+            };
+            engine.new_game();
+            engine.search(
+                &Position::startpos(),
+                Arc::default(),
+                &limits,
+                &options,
+                &SearchControl::new(),
+                &mut |_| {},
+            );
+            let main = &engine.workers[0];
+            let below_root: u64 = main.root_move_nodes.iter().map(|&(_, nodes)| nodes).sum();
+            let all = main.stats.nodes;
+            assert_eq!(main.root_move_nodes.len(), 20, "{threads} threads");
+            // Only the root nodes themselves (one per iteration and aspiration window) are outside.
+            assert!(
+                below_root <= all && all - below_root < 100,
+                "{threads} threads: {below_root} of {all} nodes counted below root moves"
+            );
+            if threads > 1 {
+                assert!(main.stats.splits > 0, "{threads} threads split");
+            }
+        }
+    }
 }

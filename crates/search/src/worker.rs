@@ -387,7 +387,7 @@ pub struct Worker {
     pub(crate) partial_root: Option<(i32, Vec<Move>)>,
     /// The nodes this thread spent below each root move in this search, all iterations together (for the
     /// time manager: a best move that takes most of the effort is rarely overturned).
-    root_move_nodes: Vec<(Move, u64)>,
+    pub(crate) root_move_nodes: Vec<(Move, u64)>,
     /// YBWC: the cutoff flag of the innermost split point this worker searches below; set means the work is no
     /// longer needed (flags of the split points above reach it through their links).
     pub(crate) cutoff: Option<Arc<Cutoff>>,
@@ -880,6 +880,9 @@ impl<H: SearchHooks> SearchContext<'_, '_, H> {
                     }
                 }
                 let split = self.split::<PV>(pool, &node, &brothers, alpha, best_score, quiets_tried.len());
+                for &(mv, nodes) in &split.root_move_nodes {
+                    self.worker.count_root_move_nodes(mv, nodes);
+                }
                 if self.worker.stopped {
                     return self.unwound(ply);
                 }

@@ -240,6 +240,8 @@ struct SplitPoint {
     searched: AtomicUsize,
     /// The next brother to hand out.
     next: AtomicUsize,
+    /// At the root: the nodes each brother's search took, for node-based time management.
+    root_move_nodes: Mutex<Vec<(Move, u64)>>,
 }
 
 /// What a split point found.
@@ -248,6 +250,8 @@ pub(crate) struct SplitResult {
     pub(crate) best: Option<(i32, Move, Vec<Move>)>,
     /// Brothers searched to the end.
     pub(crate) searched: usize,
+    /// At the root: the nodes each brother's search took (empty below the root).
+    pub(crate) root_move_nodes: Vec<(Move, u64)>,
 }
 
 impl<H: SearchHooks> SearchContext<'_, '_, H> {
@@ -271,6 +275,7 @@ impl<H: SearchHooks> SearchContext<'_, '_, H> {
             totals: Mutex::new(ThreadStats::default()),
             searched: AtomicUsize::new(0),
             next: AtomicUsize::new(0),
+            root_move_nodes: Mutex::new(Vec::new()),
         };
         // Each brother's place in the move list, as the serial loop would have counted it.
         let mut quiets = quiets_before;
@@ -334,6 +339,10 @@ impl<H: SearchHooks> SearchContext<'_, '_, H> {
         SplitResult {
             best: point.best.into_inner().unwrap_or_else(|e| e.into_inner()),
             searched: point.searched.into_inner(),
+            root_move_nodes: point
+                .root_move_nodes
+                .into_inner()
+                .unwrap_or_else(|e| e.into_inner()),
         }
     }
 }
@@ -435,6 +444,9 @@ impl<H: SearchHooks> SplitJob<'_, '_, H> {
             .search_move::<PV>(node, this, alpha_now, best_score);
             let stopped = worker.stopped;
             totals.add(&worker.stats);
+            if node.root {
+                lock(&point.root_move_nodes).push((this.mv, worker.stats.nodes));
+            }
             if stopped {
                 totals.aborted_tasks += 1;
                 continue;
