@@ -633,6 +633,8 @@ impl Engine {
                     min_split_depth: settings.min_split_depth,
                     split_only_when_idle: settings.split_only_when_idle,
                     split_expected_cuts: settings.ybwc_split_expected_cuts,
+                    late_splits: settings.ybwc_late_splits,
+                    expected_cut_sons: settings.ybwc_expected_cut_sons,
                     pool: &self.ybwc,
                 };
                 self.ybwc

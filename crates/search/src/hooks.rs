@@ -68,7 +68,7 @@ pub struct MoveContext {
 /// hooks.enter_node(1, 5);
 /// hooks.enter_node(2, 4);
 /// assert_eq!(hooks.0.load(Ordering::Relaxed), 2);
-/// assert!(hooks.split_pool(10, false).is_none() && !hooks.cutoff_checks());
+/// assert!(hooks.split_pool(10, false, 1).is_none() && !hooks.cutoff_checks());
 /// ```
 pub trait SearchHooks: Sync {
     /// Held while a thread is inside a node; dropped on every way out of it, aborts included.
@@ -172,10 +172,11 @@ pub trait SearchHooks: Sync {
     #[inline(always)]
     fn finished_move(&self, _key: u64, _mv: Move, _depth: i32) {}
 
-    /// YBWC: whether the younger brothers of a node of `depth` remaining plies, whose eldest son has returned
-    /// without a cutoff, are searched in parallel now, and by which pool. `expected_cut` says the node is still
-    /// expected to fail high (a null-window node whose static evaluation is at least beta), so a later brother
-    /// will likely cut and a helper's work there is likely wasted. `None` (the default) never splits.
+    /// YBWC: whether the younger brothers of a node of `depth` remaining plies, whose first `sons_searched` sons
+    /// (at least the eldest) have returned without a cutoff, are searched in parallel now, and by which pool.
+    /// `expected_cut` says the node is still expected to fail high (a null-window node whose static evaluation is
+    /// at least beta), so a later brother will likely cut and a helper's work there is likely wasted. `None` (the
+    /// default) never splits.
     ///
     /// # Examples
     ///
@@ -183,16 +184,26 @@ pub trait SearchHooks: Sync {
     /// use eldest_search::{SearchHooks, Serial, YbwcHooks, YbwcPool};
     ///
     /// let pool = YbwcPool::new(2);
-    /// let hooks = YbwcHooks { min_split_depth: 4, split_only_when_idle: true, split_expected_cuts: false, pool: &pool };
-    /// assert!(hooks.split_pool(6, false).is_some_and(|p| std::ptr::eq(p, &pool)));
+    /// let hooks = YbwcHooks {
+    ///     min_split_depth: 4, split_only_when_idle: true, split_expected_cuts: false, late_splits: false,
+    ///     expected_cut_sons: 1, pool: &pool,
+    /// };
+    /// assert!(hooks.split_pool(6, false, 1).is_some_and(|p| std::ptr::eq(p, &pool)));
     /// // Shallow nodes are cheaper to search than to share.
-    /// assert!(hooks.split_pool(3, false).is_none());
+    /// assert!(hooks.split_pool(3, false, 1).is_none());
     /// // A node expected to fail high keeps its brothers to itself.
-    /// assert!(hooks.split_pool(6, true).is_none());
-    /// assert!(Serial.split_pool(20, false).is_none());
+    /// assert!(hooks.split_pool(6, true, 1).is_none());
+    /// // Without late splits a node splits right after its eldest son or not at all.
+    /// assert!(hooks.split_pool(6, false, 2).is_none());
+    /// assert!(Serial.split_pool(20, false, 1).is_none());
     /// ```
     #[inline(always)]
-    fn split_pool(&self, _depth: i32, _expected_cut: bool) -> Option<&crate::parallel::ybwc::YbwcPool> {
+    fn split_pool(
+        &self,
+        _depth: i32,
+        _expected_cut: bool,
+        _sons_searched: usize,
+    ) -> Option<&crate::parallel::ybwc::YbwcPool> {
         None
     }
 
@@ -273,7 +284,7 @@ pub trait SearchHooks: Sync {
 ///
 /// // Alone there is no one to share with: no node is counted, nothing deferred, split or re-probed.
 /// Serial.enter_node(42, 10);
-/// assert!(Serial.split_pool(20, false).is_none());
+/// assert!(Serial.split_pool(20, false, 1).is_none());
 /// assert!(!Serial.cutoff_checks() && !Serial.ancestor_checks() && !Serial.enters_before_pruning());
 /// ```
 #[derive(Debug, Clone, Copy, Default)]

@@ -852,13 +852,13 @@ impl<H: SearchHooks> SearchContext<'_, '_, H> {
         // First pass over the moves, then the deferred ones (ABDADA's second phase); serially nothing is deferred.
         let mut second_pass = 0usize;
         loop {
-            // YBWC: the eldest son is back without a cutoff; at a deep enough node its younger brothers are
-            // searched in parallel.
-            if moves_searched == 1
+            // YBWC: the eldest son (and maybe more) is back without a cutoff; at a deep enough node the younger
+            // brothers are searched in parallel.
+            if moves_searched >= 1
                 && pending_tt_move.is_none()
-                && let Some(pool) = self
-                    .hooks
-                    .split_pool(depth, !PV && !in_check && static_eval >= beta)
+                && let Some(pool) =
+                    self.hooks
+                        .split_pool(depth, !PV && !in_check && static_eval >= beta, moves_searched)
             {
                 let picker = picker.get_or_insert_with(|| {
                     MovePicker::new(
@@ -869,17 +869,26 @@ impl<H: SearchHooks> SearchContext<'_, '_, H> {
                         &self.worker.history,
                     )
                 });
+                // Each brother with its place in the move loop, as the serial loop would have counted it.
                 let mut brothers = Vec::new();
+                let mut quiets = quiets_tried.len();
                 while let Some((mv, order)) = picker.next_best() {
                     let root_excluded = root
                         && (self.worker.root_excluded.contains(&mv)
                             || !(self.worker.root_allowed.is_empty()
                                 || self.worker.root_allowed.contains(&mv)));
                     if Some(mv) != tt_move && Some(mv) != excluded && !root_excluded {
-                        brothers.push((mv, order));
+                        brothers.push(MoveInLoop {
+                            mv,
+                            order,
+                            is_deferred: false,
+                            moves_searched: moves_searched + brothers.len(),
+                            quiets_tried: quiets,
+                        });
+                        quiets += usize::from(!mv.is_noisy());
                     }
                 }
-                let split = self.split::<PV>(pool, &node, &brothers, alpha, best_score, quiets_tried.len());
+                let split = self.split::<PV>(pool, &node, &brothers, alpha, best_score);
                 for &(mv, nodes) in &split.root_move_nodes {
                     self.worker.count_root_move_nodes(mv, nodes);
                 }

@@ -266,7 +266,7 @@ fn staggered_depths_reach_the_depth_limit_find_mates_and_leave_nothing_behind() 
 }
 
 #[test]
-fn ybwc_splits_and_counts_the_helpers_nodes_with_spinning_and_sleeping_helpers() {
+fn ybwc_splits_counts_the_helpers_nodes_and_finds_mates_with_spinning_sleeping_helpers_and_late_splits() {
     let fen = "r1bq1rk1/ppp1nppp/4n3/3p3Q/3P4/1BP1B3/PP1N2PP/R4RK1 w - - 1 16";
     // The serial search of the same depth visits a comparable number of nodes: the split tasks' nodes are
     // counted (a lost count would show up as far fewer nodes).
@@ -277,21 +277,24 @@ fn ybwc_splits_and_counts_the_helpers_nodes_with_spinning_and_sleeping_helpers()
         &depth(10),
         &options(ParallelAlgorithm::Lazy.into(), 1),
     );
-    for idle_spin in [true, false] {
+    for (idle_spin, late_splits) in [(true, false), (false, false), (true, true), (false, true)] {
+        let label = format!("IdleSpin {idle_spin}, LateSplits {late_splits}");
         let mut engine = Engine::new(16).unwrap();
         let mut settings = options(ParallelAlgorithm::Ybwc.into(), 4);
         settings.parallel.min_split_depth = 4;
         settings.parallel.ybwc_spin = idle_spin;
+        settings.parallel.ybwc_late_splits = late_splits;
         let (position, outcome) = search(&mut engine, fen, &depth(10), &settings);
         assert!(position.is_legal(outcome.best_move.unwrap()));
         let splits: u64 = engine.thread_stats().iter().map(|s| s.splits).sum();
-        assert!(splits > 0, "IdleSpin {idle_spin}: no split point was opened");
+        assert!(splits > 0, "{label}: no split point was opened");
         assert!(
             outcome.nodes * 2 > plain.nodes,
-            "IdleSpin {idle_spin}: ybwc {} nodes vs serial {}",
+            "{label}: ybwc {} nodes vs serial {}",
             outcome.nodes,
             plain.nodes
         );
+        assert_finds_short_mates(&mut engine, &settings, &label);
     }
 }
 

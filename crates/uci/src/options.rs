@@ -644,6 +644,8 @@ mod tests {
                 "option name MinSplitDepth type spin default 4 min 1 max 64",
                 "option name SplitOnlyWhenIdle type check default true",
                 "option name SplitExpectedCuts type check default true",
+                "option name LateSplits type check default true",
+                "option name ExpectedCutSons type spin default 1 min 1 max 16",
                 "option name HelperHistory type combo default own var copy var own",
                 "option name IdleSpin type check default true",
                 "option name AbdadaMinDepth type spin default 3 min 1 max 64",

@@ -197,6 +197,13 @@ pub struct ParallelSettings {
     /// splits like any other; when false it searches its younger brothers alone, so no helper starts work that a
     /// cutoff is likely to throw away.
     pub ybwc_split_expected_cuts: bool,
+    /// YBWC: a node may split after any of its sons when a thread is idle then, as Stockfish 6's move loop offers
+    /// a split after every move (the default); when false only right after the eldest son, so a thread that becomes
+    /// idle later waits for the next node whose eldest son returns.
+    pub ybwc_late_splits: bool,
+    /// YBWC: the sons a node still expected to fail high searches alone before it may split (1: only the eldest,
+    /// as for every other node); each son that returns without a cutoff makes the node likelier an all node.
+    pub ybwc_expected_cut_sons: usize,
     /// YBWC: a thread joining a split point copies the splitting thread's history (32 KB); when false it keeps
     /// its own, learnt from the brothers it searched before.
     pub ybwc_copy_history: bool,
@@ -248,6 +255,8 @@ impl Default for ParallelSettings {
             min_split_depth: 4,
             split_only_when_idle: true,
             ybwc_split_expected_cuts: true,
+            ybwc_late_splits: true,
+            ybwc_expected_cut_sons: 1,
             ybwc_copy_history: false,
             ybwc_spin: true,
             abdada_min_depth: 3,
@@ -507,6 +516,24 @@ pub static KNOBS: &[Knob] = &[
         help: "YBWC: a null-window node whose static evaluation is at least beta splits too (false: it keeps its brothers)",
         get: |s| KnobValue::Bool(s.ybwc_split_expected_cuts),
         set: |s, v| s.ybwc_split_expected_cuts = boolean(v),
+    },
+    Knob {
+        name: "LateSplits",
+        flag: "late-splits",
+        algorithms: &[ParallelAlgorithm::Ybwc],
+        kind: KnobKind::Check,
+        help: "YBWC: a node may split after any son, not only right after the eldest (Stockfish 6)",
+        get: |s| KnobValue::Bool(s.ybwc_late_splits),
+        set: |s, v| s.ybwc_late_splits = boolean(v),
+    },
+    Knob {
+        name: "ExpectedCutSons",
+        flag: "expected-cut-sons",
+        algorithms: &[ParallelAlgorithm::Ybwc],
+        kind: KnobKind::Spin { min: 1, max: 16 },
+        help: "YBWC: the sons a node still expected to fail high searches alone before it may split",
+        get: |s| KnobValue::Int(s.ybwc_expected_cut_sons as i64),
+        set: |s, v| s.ybwc_expected_cut_sons = int(v) as usize,
     },
     Knob {
         name: "HelperHistory",

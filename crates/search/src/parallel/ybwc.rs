@@ -6,6 +6,9 @@
 //!   idle, as Stockfish 6 and Crafty do: when every thread is busy, splitting would only cost. The pool counts
 //!   its working threads; a thread waiting at its own split point for the others does not count as working, so
 //!   a thread that finishes its brothers lends itself to the others' split points (the "helpful master").
+//!   A node may split right after its eldest son and, with `LateSplits` (the default), after any later son,
+//!   as Stockfish 6 offers a split after every move: a thread that becomes idle while a deep node is half-way
+//!   through its moves gets that node's remaining brothers, not the next small node below.
 //! - **Joining.** The split point's remaining moves form one list taken from with an atomic cursor; one task per
 //!   pool thread is offered, and a thread that becomes idle later steals a task not yet started and joins.
 //! - **What a helper copies.** Each pool thread keeps its own search state (history and tables stay warm in
@@ -54,10 +57,18 @@ use std::time::Instant;
 /// use eldest_search::{SearchHooks, YbwcHooks, YbwcPool};
 ///
 /// let pool = YbwcPool::new(4);
-/// let hooks = YbwcHooks { min_split_depth: 5, split_only_when_idle: true, split_expected_cuts: true, pool: &pool };
+/// let hooks = YbwcHooks {
+///     min_split_depth: 5, split_only_when_idle: true, split_expected_cuts: true, late_splits: true,
+///     expected_cut_sons: 2, pool: &pool,
+/// };
 /// // Idle threads wait in the pool, so a deep enough node hands its younger brothers to it.
-/// assert!(hooks.split_pool(5, true).is_some());
-/// assert!(hooks.split_pool(4, false).is_none());
+/// assert!(hooks.split_pool(5, false, 1).is_some());
+/// assert!(hooks.split_pool(4, false, 1).is_none());
+/// // A node expected to fail high searches two sons alone first.
+/// assert!(hooks.split_pool(5, true, 1).is_none());
+/// assert!(hooks.split_pool(5, true, 2).is_some());
+/// // With late splits, also after a later son (when a thread has become idle since the eldest returned).
+/// assert!(hooks.split_pool(5, false, 3).is_some());
 /// ```
 #[derive(Debug, Clone, Copy)]
 pub struct YbwcHooks<'a> {
@@ -67,6 +78,10 @@ pub struct YbwcHooks<'a> {
     pub split_only_when_idle: bool,
     /// `SplitExpectedCuts`: nodes still expected to fail high split too.
     pub split_expected_cuts: bool,
+    /// `LateSplits`: a node may split after any son, not only right after the eldest.
+    pub late_splits: bool,
+    /// `ExpectedCutSons`: the sons a node still expected to fail high searches alone before it may split.
+    pub expected_cut_sons: usize,
     /// The threads and their states.
     pub pool: &'a YbwcPool,
 }
@@ -81,8 +96,10 @@ impl SearchHooks for YbwcHooks<'_> {
     fn enter_node(&self, _key: u64, _depth: i32) {}
 
     #[inline]
-    fn split_pool(&self, depth: i32, expected_cut: bool) -> Option<&YbwcPool> {
+    fn split_pool(&self, depth: i32, expected_cut: bool, sons_searched: usize) -> Option<&YbwcPool> {
+        let sons_alone = if expected_cut { self.expected_cut_sons } else { 1 };
         (depth >= self.min_split_depth
+            && (sons_searched == sons_alone || (self.late_splits && sons_searched > sons_alone))
             && (self.split_expected_cuts || !expected_cut)
             && (!self.split_only_when_idle || self.pool.has_idle_thread()))
         .then_some(self.pool)
@@ -255,18 +272,17 @@ pub(crate) struct SplitResult {
 }
 
 impl<H: SearchHooks> SearchContext<'_, '_, H> {
-    /// Searches `brothers` (the younger brothers of `node`, in order) at a split point. Each is searched with
-    /// exactly the serial loop's per-move logic; all share the split point's alpha, read before each move; a
+    /// Searches `brothers` (the younger brothers of `node`, in order, each with its place in the move loop) at a
+    /// split point. Each is searched with exactly the serial loop's per-move logic; all share the split point's alpha, read before each move; a
     /// brother that fails high sets the split point's cutoff, which every worker below it sees at its next node.
     /// Returns the best brother and how many were searched to the end.
     pub(crate) fn split<const PV: bool>(
         &mut self,
         pool: &YbwcPool,
         node: &NodeFacts<'_>,
-        brothers: &[(Move, i32)],
+        moves: &[MoveInLoop],
         alpha: i32,
         best_score: i32,
-        quiets_before: usize,
     ) -> SplitResult {
         let point = SplitPoint {
             alpha: AtomicI32::new(alpha),
@@ -277,23 +293,6 @@ impl<H: SearchHooks> SearchContext<'_, '_, H> {
             next: AtomicUsize::new(0),
             root_move_nodes: Mutex::new(Vec::new()),
         };
-        // Each brother's place in the move list, as the serial loop would have counted it.
-        let mut quiets = quiets_before;
-        let moves: Vec<MoveInLoop> = brothers
-            .iter()
-            .enumerate()
-            .map(|(index, &(mv, order))| {
-                let this = MoveInLoop {
-                    mv,
-                    order,
-                    is_deferred: false,
-                    moves_searched: 1 + index,
-                    quiets_tried: quiets,
-                };
-                quiets += usize::from(!mv.is_noisy());
-                this
-            })
-            .collect();
         let tasks = pool.threads.min(moves.len());
         let job = SplitJob {
             shared: self.shared,
@@ -302,7 +301,7 @@ impl<H: SearchHooks> SearchContext<'_, '_, H> {
             master: &*self.worker,
             node,
             point: &point,
-            moves: &moves,
+            moves,
             best_score,
         };
         let waiting = Instant::now();
@@ -330,7 +329,7 @@ impl<H: SearchHooks> SearchContext<'_, '_, H> {
             .stats
             .add(&point.totals.into_inner().unwrap_or_else(|e| e.into_inner()));
         self.worker.stats.splits += 1;
-        self.worker.stats.split_tasks += brothers.len() as u64;
+        self.worker.stats.split_tasks += moves.len() as u64;
         if self.shared.abort.load(Ordering::Relaxed)
             || self.worker.cutoff.as_ref().is_some_and(|c| c.is_set())
         {
