@@ -44,6 +44,12 @@ pub struct SearchParams {
     pub lmp_max_depth: i32,
     /// Late-move pruning keeps `(lmp_base + depth²) / 2` quiet moves (twice as many when improving).
     pub lmp_base: i32,
+    /// Futility pruning of quiet moves applies at this remaining depth and below …
+    pub futility_max_depth: i32,
+    /// … when the static evaluation plus this …
+    pub futility_base: i32,
+    /// … plus this per ply of depth is at most alpha.
+    pub futility_margin: i32,
     /// SEE pruning of losing captures applies at this remaining depth and below.
     pub see_noisy_max_depth: i32,
     /// A capture is pruned when it loses more than this many centipawns per ply of depth.
@@ -85,6 +91,9 @@ impl SearchParams {
         singular_max_doubles: 6,
         lmp_max_depth: 4,
         lmp_base: 3,
+        futility_max_depth: 6,
+        futility_base: 100,
+        futility_margin: 100,
         see_noisy_max_depth: 3,
         see_noisy_margin: 100,
         lmr_base: 75,
@@ -259,6 +268,9 @@ pub static TUNABLES: &[Tunable] = &[
     tunable!("SingularMaxDoubles", singular_max_doubles, 0..=16, step 1),
     tunable!("LmpMaxDepth", lmp_max_depth, 0..=10, step 1),
     tunable!("LmpBase", lmp_base, 0..=12, step 1),
+    tunable!("FutilityMaxDepth", futility_max_depth, 0..=12, step 1),
+    tunable!("FutilityBase", futility_base, 0..=400, step 15),
+    tunable!("FutilityMargin", futility_margin, 20..=300, step 10),
     tunable!("SeeNoisyMaxDepth", see_noisy_max_depth, 0..=8, step 1),
     tunable!("SeeNoisyMargin", see_noisy_margin, 20..=300, step 10),
     tunable!("LmrBase", lmr_base, 0..=200, step 10),

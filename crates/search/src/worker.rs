@@ -1153,6 +1153,18 @@ impl<H: SearchHooks> SearchContext<'_, '_, H> {
             if quiet && !PV && depth <= params.lmp_max_depth && quiets_tried >= late_quiets {
                 return MoveOutcome::Pruned;
             }
+            // Futility pruning: at low depth a quiet move from a position this far below alpha will not raise it
+            // (the margin is what a quiet move gains at most in a few plies, bar tactics: checks are kept). Not
+            // when alpha is a mate already found: a shorter mate is what the remaining moves are searched for.
+            if quiet
+                && !PV
+                && alpha < MATE_IN_MAX_PLY
+                && depth <= params.futility_max_depth
+                && self.worker.static_evals[ply] + params.futility_base + params.futility_margin * depth
+                    <= alpha
+            {
+                return MoveOutcome::Pruned;
+            }
             if !quiet
                 && depth <= params.see_noisy_max_depth
                 && is_losing_noisy(order)
