@@ -273,14 +273,14 @@ pub(crate) struct SplitResult {
 
 impl<H: SearchHooks> SearchContext<'_, '_, H> {
     /// Searches `brothers` (the younger brothers of `node`, in order, each with its place in the move loop) at a
-    /// split point. Each is searched with exactly the serial loop's per-move logic; all share the split point's alpha, read before each move; a
-    /// brother that fails high sets the split point's cutoff, which every worker below it sees at its next node.
-    /// Returns the best brother and how many were searched to the end.
+    /// split point. Each is searched with exactly the serial loop's per-move logic; all share the split point's
+    /// alpha, read before each move; a brother that fails high sets the split point's cutoff, which every worker
+    /// below it sees at its next node. Returns the best brother and how many were searched to the end.
     pub(crate) fn split<const PV: bool>(
         &mut self,
         pool: &YbwcPool,
         node: &NodeFacts<'_>,
-        moves: &[MoveInLoop],
+        brothers: &[MoveInLoop],
         alpha: i32,
         best_score: i32,
     ) -> SplitResult {
@@ -293,7 +293,7 @@ impl<H: SearchHooks> SearchContext<'_, '_, H> {
             next: AtomicUsize::new(0),
             root_move_nodes: Mutex::new(Vec::new()),
         };
-        let tasks = pool.threads.min(moves.len());
+        let tasks = pool.threads.min(brothers.len());
         let job = SplitJob {
             shared: self.shared,
             hooks: self.hooks,
@@ -301,7 +301,7 @@ impl<H: SearchHooks> SearchContext<'_, '_, H> {
             master: &*self.worker,
             node,
             point: &point,
-            moves,
+            moves: brothers,
             best_score,
         };
         let waiting = Instant::now();
@@ -329,7 +329,7 @@ impl<H: SearchHooks> SearchContext<'_, '_, H> {
             .stats
             .add(&point.totals.into_inner().unwrap_or_else(|e| e.into_inner()));
         self.worker.stats.splits += 1;
-        self.worker.stats.split_tasks += moves.len() as u64;
+        self.worker.stats.split_tasks += brothers.len() as u64;
         if self.shared.abort.load(Ordering::Relaxed)
             || self.worker.cutoff.as_ref().is_some_and(|c| c.is_set())
         {
