@@ -2,8 +2,8 @@
 //! the search drivers.
 //!
 //! One node routine serves every algorithm: negamax alpha-beta with principal variation search, quiescence,
-//! transposition-table probes by micro-Max's rules, null-move pruning, late-move reductions, killers and
-//! history, correction history for the static evaluation, singular extensions (no check extension),
+//! transposition-table probes by micro-Max's rules, null-move and futility pruning, late-move reductions,
+//! killers and history, correction history for the static evaluation, singular extensions (no check extension),
 //! mate-distance pruning and draw detection. Parallel algorithms plug in through
 //! [`SearchHooks`]; the serial search uses [`Serial`], whose hooks compile away. The search never writes text:
 //! it returns a [`SearchOutcome`] and calls back with [`IterationReport`]s, which the UCI layer formats.

@@ -1,7 +1,7 @@
 //! One search thread's state and the node search: negamax alpha-beta with principal variation search,
 //! quiescence, transposition-table probes by micro-Max's rules, null-move pruning, reverse futility pruning,
-//! late-move reductions and pruning, singular extensions, killers and history, mate-distance pruning and draw
-//! detection. See docs/search.md for why each technique is there.
+//! futility pruning of quiets, late-move reductions and pruning, singular extensions, killers and history,
+//! mate-distance pruning and draw detection. See docs/search.md for why each technique is there.
 
 use crate::correction::CorrectionHistory;
 use crate::eval::{Evaluation, evaluate};
@@ -526,6 +526,12 @@ impl Worker {
         }
     }
 
+    /// Whether this iteration may not choose root move `mv`: a MultiPV line already found, or not among the
+    /// `searchmoves`.
+    fn is_root_move_ruled_out(&self, mv: Move) -> bool {
+        self.root_excluded.contains(&mv) || !(self.root_allowed.is_empty() || self.root_allowed.contains(&mv))
+    }
+
     /// The share of this thread's root-move nodes so far that went to `mv` (`None` before any were counted).
     pub(crate) fn root_move_share(&self, mv: Move) -> Option<f64> {
         let total: u64 = self.root_move_nodes.iter().map(|&(_, nodes)| nodes).sum();
@@ -873,11 +879,10 @@ impl<H: SearchHooks> SearchContext<'_, '_, H> {
                 let mut brothers = Vec::new();
                 let mut quiets = quiets_tried.len();
                 while let Some((mv, order)) = picker.next_best() {
-                    let root_excluded = root
-                        && (self.worker.root_excluded.contains(&mv)
-                            || !(self.worker.root_allowed.is_empty()
-                                || self.worker.root_allowed.contains(&mv)));
-                    if Some(mv) != tt_move && Some(mv) != excluded && !root_excluded {
+                    if Some(mv) != tt_move
+                        && Some(mv) != excluded
+                        && !(root && self.worker.is_root_move_ruled_out(mv))
+                    {
                         brothers.push(MoveInLoop {
                             mv,
                             order,
@@ -966,10 +971,7 @@ impl<H: SearchHooks> SearchContext<'_, '_, H> {
                 break;
             };
             let mv = this.mv;
-            if root
-                && (self.worker.root_excluded.contains(&mv)
-                    || !(self.worker.root_allowed.is_empty() || self.worker.root_allowed.contains(&mv)))
-            {
+            if root && self.worker.is_root_move_ruled_out(mv) {
                 continue;
             }
             let quiet = !mv.is_noisy();
