@@ -301,7 +301,7 @@ impl<H: SearchHooks> SearchContext<'_, '_, H> {
             master: &*self.worker,
             node,
             point: &point,
-            moves: brothers,
+            brothers,
             best_score,
         };
         let waiting = Instant::now();
@@ -380,7 +380,7 @@ struct SplitJob<'j, 's, H> {
     master: &'j Worker,
     node: &'j NodeFacts<'j>,
     point: &'j SplitPoint,
-    moves: &'j [MoveInLoop],
+    brothers: &'j [MoveInLoop],
     best_score: i32,
 }
 
@@ -402,7 +402,7 @@ impl<H: SearchHooks> SplitJob<'_, '_, H> {
             master,
             node,
             point,
-            moves,
+            brothers,
             best_score,
         } = self;
         let started = Instant::now();
@@ -411,7 +411,7 @@ impl<H: SearchHooks> SplitJob<'_, '_, H> {
         let mut working = false;
         loop {
             let index = point.next.fetch_add(1, Ordering::Relaxed);
-            let Some(&this) = moves.get(index) else {
+            let Some(&this) = brothers.get(index) else {
                 break;
             };
             let alpha_now = point.alpha.load(Ordering::Relaxed);
