@@ -312,6 +312,15 @@ struct SearchResult {
 }
 
 /// Stores the results other processes sent (a cluster build); nothing without an exchange.
+/// Futility pruning's test for a quiet move at a non-PV node: at `depth` and below the limit, a position whose
+/// static evaluation plus the margin of `depth` plies is at most `alpha` will not raise it by a quiet move. Never
+/// when `alpha` is a mate already found: a shorter mate is what the remaining moves are searched for.
+fn is_futile_quiet(params: &SearchParams, static_eval: i32, alpha: i32, depth: i32) -> bool {
+    alpha < MATE_IN_MAX_PLY
+        && depth <= params.futility_max_depth
+        && static_eval + params.futility_base + params.futility_margin * depth <= alpha
+}
+
 pub(crate) fn store_exchanged_entries(shared: &SharedSearch<'_>) {
     if let Some(exchange) = shared.exchange {
         exchange.deliver(&mut |entry| {
@@ -1155,16 +1164,9 @@ impl<H: SearchHooks> SearchContext<'_, '_, H> {
             if quiet && !PV && depth <= params.lmp_max_depth && quiets_tried >= late_quiets {
                 return MoveOutcome::Pruned;
             }
-            // Futility pruning: at low depth a quiet move from a position this far below alpha will not raise it
-            // (the margin is what a quiet move gains at most in a few plies, bar tactics: checks are kept). Not
-            // when alpha is a mate already found: a shorter mate is what the remaining moves are searched for.
-            if quiet
-                && !PV
-                && alpha < MATE_IN_MAX_PLY
-                && depth <= params.futility_max_depth
-                && self.worker.static_evals[ply] + params.futility_base + params.futility_margin * depth
-                    <= alpha
-            {
+            // Futility pruning: the margin is what a quiet move gains at most in a few plies, bar tactics (checks
+            // are kept above).
+            if quiet && !PV && is_futile_quiet(params, self.worker.static_evals[ply], alpha, depth) {
                 return MoveOutcome::Pruned;
             }
             if !quiet
@@ -1361,6 +1363,30 @@ impl<H: SearchHooks> SearchContext<'_, '_, H> {
         };
         store_result(self.shared, key, ply, 0, result, (!in_check).then_some(raw_eval));
         best_score
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn futility_prunes_a_hopeless_quiet_move_but_never_below_a_mate_already_found() {
+        let params = SearchParams::DEFAULT;
+        let hopeless = -2_000;
+        assert!(is_futile_quiet(&params, hopeless, 0, 1));
+        assert!(is_futile_quiet(&params, hopeless, 0, params.futility_max_depth));
+        assert!(
+            !is_futile_quiet(&params, hopeless, 0, params.futility_max_depth + 1),
+            "too deep to prune"
+        );
+        assert!(!is_futile_quiet(&params, 0, 0, 1), "within the margin of alpha");
+        for mate_found in [MATE_IN_MAX_PLY, MATE - 20, MATE - 1] {
+            assert!(
+                !is_futile_quiet(&params, hopeless, mate_found, 1),
+                "alpha {mate_found} is a mate found: a quiet move may still mate sooner"
+            );
+        }
     }
 }
 
