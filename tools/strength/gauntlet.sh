@@ -26,6 +26,10 @@ if ! command -v stockfish >/dev/null 2>&1 && [ ! -x /usr/games/stockfish ]; then
 fi
 
 mkdir -p "$out/bin"
+if [ -n "${ELDEST:-}" ] && [ -x "$out/bin/eldest" ] && ! cmp -s "$ELDEST" "$out/bin/eldest"; then
+    echo "$out/bin/eldest is another engine than $ELDEST: its games are in $out; remove $out to start over" >&2
+    exit 2
+fi
 if [ ! -x "$out/bin/eldest" ]; then
     if [ -n "${ELDEST:-}" ]; then
         cp "$ELDEST" "$out/bin/eldest"
