@@ -19,6 +19,13 @@ games=${GAMES:-100}
 concurrency=${CONCURRENCY:-2}
 opponents=${OPPONENTS:-sf-2100 sf-2400 start}
 
+for opponent in $opponents; do
+    case $opponent in
+        sf-2100 | sf-2400 | start) ;;
+        *) echo "unknown opponent '$opponent': want sf-2100, sf-2400 or start" >&2; exit 2 ;;
+    esac
+done
+
 if ! command -v stockfish >/dev/null 2>&1 && [ ! -x /usr/games/stockfish ]; then
     sudo=""
     if [ "$(id -u)" != 0 ]; then sudo=sudo; fi
@@ -57,7 +64,6 @@ for opponent in $opponents; do
         sf-2100) spec="$stockfish,option.UCI_Elo=2100,name=sf-2100" ;;
         sf-2400) spec="$stockfish,option.UCI_Elo=2400,name=sf-2400" ;;
         start) spec="cmd=$out/bin/eldest-start,name=eldest-start,option.Hash=16" ;;
-        *) echo "unknown opponent '$opponent': want sf-2100, sf-2400 or start" >&2; exit 2 ;;
     esac
     resume=()
     if [ -f "$out/$opponent.json" ]; then resume=(--resume); fi

@@ -311,7 +311,6 @@ struct SearchResult {
     beta: i32,
 }
 
-/// Stores the results other processes sent (a cluster build); nothing without an exchange.
 /// Futility pruning's test for a quiet move at a non-PV node: at `depth` and below the limit, a position whose
 /// static evaluation plus the margin of `depth` plies is at most `alpha` will not raise it by a quiet move. Never
 /// when `alpha` is a mate already found: a shorter mate is what the remaining moves are searched for.
@@ -321,6 +320,7 @@ fn is_futile_quiet(params: &SearchParams, static_eval: i32, alpha: i32, depth: i
         && static_eval + params.futility_base + params.futility_margin * depth <= alpha
 }
 
+/// Stores the results other processes sent (a cluster build); nothing without an exchange.
 pub(crate) fn store_exchanged_entries(shared: &SharedSearch<'_>) {
     if let Some(exchange) = shared.exchange {
         exchange.deliver(&mut |entry| {
