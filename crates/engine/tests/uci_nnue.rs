@@ -5,6 +5,7 @@ mod common;
 
 use common::{Engine, assert_legal_bestmove, info_strings};
 use eldest_board::Position;
+use eldest_search::nnue::EMBEDDED_NAME;
 
 fn search_answers(engine: &mut Engine, position: &Position) {
     engine.send("go depth 6");
@@ -17,13 +18,10 @@ fn the_network_is_an_option_and_searches() {
     let mut engine = Engine::start();
     let lines = engine.handshake();
     for option in [
-        "option name Evaluation type combo default nnue var nnue var pesto",
-        "option name EvalFile type string default eldest-2.nnue",
+        "option name Evaluation type combo default nnue var nnue var pesto".to_string(),
+        format!("option name EvalFile type string default {EMBEDDED_NAME}"),
     ] {
-        assert!(
-            lines.iter().any(|l| l == option),
-            "missing {option:?} in {lines:?}"
-        );
+        assert!(lines.contains(&option), "missing {option:?} in {lines:?}");
     }
     let fen = "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4";
     let position = Position::from_fen(fen).unwrap();
@@ -34,7 +32,7 @@ fn the_network_is_an_option_and_searches() {
     engine.send("eval");
     let eval = engine.until(|l| l.starts_with("Final evaluation"));
     assert!(eval[0].starts_with("Network evaluation "), "{eval:?}");
-    assert!(eval[0].contains("eldest-2.nnue"), "{eval:?}");
+    assert!(eval[0].contains(EMBEDDED_NAME), "{eval:?}");
     engine.send("setoption name evaluation value PESTO");
     engine.send("eval");
     let eval = engine.until(|l| l.starts_with("Final evaluation"));
@@ -79,7 +77,10 @@ fn a_bad_eval_file_is_refused_and_the_network_stays() {
         let notes = info_strings(&answer);
         assert_eq!(notes.len(), 1, "{answer:?}");
         assert!(notes[0].contains(says), "{notes:?} lacks {says:?}");
-        assert!(notes[0].contains("keeping eldest-2.nnue"), "{notes:?}");
+        assert!(
+            notes[0].contains(&format!("keeping {EMBEDDED_NAME}")),
+            "{notes:?}"
+        );
         search_answers(&mut engine, &Position::startpos());
     }
     engine.send(&format!("setoption name EvalFile value {}", copy.display()));
@@ -90,7 +91,7 @@ fn a_bad_eval_file_is_refused_and_the_network_stays() {
     let eval = engine.until(|l| l.starts_with("Final evaluation"));
     assert!(eval[0].contains("copy.nnue"), "{eval:?}");
     // The embedded net again, by its name.
-    engine.send("setoption name EvalFile value eldest-2.nnue");
+    engine.send(&format!("setoption name EvalFile value {EMBEDDED_NAME}"));
     assert!(engine.sync().is_empty());
     engine.quit();
     std::fs::remove_dir_all(&dir).unwrap();

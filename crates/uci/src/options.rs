@@ -627,6 +627,10 @@ mod tests {
             .take(OPTIONS.len() + eldest_search::KNOBS.len())
             .map(|o| o.declaration())
             .collect();
+        let eval_file = format!(
+            "option name EvalFile type string default {}",
+            eldest_search::nnue::EMBEDDED_NAME
+        );
         assert_eq!(
             lines,
             [
@@ -640,7 +644,7 @@ mod tests {
                 "option name Debug Log File type string default <empty>",
                 "option name ParallelAlgorithm type combo default lazy var lazy var ybwc var abdada var simplified-abdada",
                 "option name Evaluation type combo default nnue var nnue var pesto",
-                "option name EvalFile type string default eldest-2.nnue",
+                eval_file.as_str(),
                 "option name MinSplitDepth type spin default 4 min 1 max 64",
                 "option name SplitOnlyWhenIdle type check default true",
                 "option name SplitExpectedCuts type check default true",
