@@ -111,7 +111,8 @@ impl Eq for Evaluation {}
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum EvaluationKind {
-    /// The evaluation network: the default since eldest-2 beat PeSTO in a self-play SPRT (docs/nnue.md).
+    /// The evaluation network (the embedded net, or `EvalFile`'s): the default since eldest-2 beat PeSTO in a
+    /// self-play SPRT (docs/nnue.md).
     #[default]
     Nnue,
     /// PeSTO's piece-square tables.
