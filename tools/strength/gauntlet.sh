@@ -21,8 +21,8 @@ concurrency=${CONCURRENCY:-2}
 opponents=${OPPONENTS:-sf-2100 sf-2400 start}
 
 for opponent in $opponents; do
-    elo=${opponent#sf-}
     if [ "$opponent" = start ]; then continue; fi
+    elo=${opponent#sf-}
     if [ "$opponent" = "$elo" ] || ! [[ $elo =~ ^[0-9]{4}$ ]] || [ "$elo" -lt 1350 ] || [ "$elo" -gt 2850 ]; then
         echo "unknown opponent '$opponent': want start or sf-N, N the UCI_Elo from 1350 to 2850" >&2
         exit 2
