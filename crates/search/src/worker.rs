@@ -16,7 +16,9 @@ use crate::see::see_ge;
 use crate::time::TimeManager;
 use eldest_board::{Move, PieceKind, Position};
 use eldest_repetition::{GameHistory, RepetitionRule, SearchRepetitions, fifty_move_draw};
-use eldest_tt::{Bound, MATE, MATE_IN_MAX_PLY, ProbeOutcome, Record, TranspositionTable, probe_cutoff};
+use eldest_tt::{
+    Bound, Entry, MATE, MATE_IN_MAX_PLY, ProbeOutcome, Record, TranspositionTable, probe_cutoff,
+};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 
@@ -648,6 +650,26 @@ impl<H: SearchHooks> SearchContext<'_, '_, H> {
         }
     }
 
+    /// The node's static evaluation as computed — what the table keeps, `entry`'s when it has one — and as the
+    /// search uses it, corrected by the correction history; both `-INFINITY` in check, where the evaluation says
+    /// little (the check may cost material) and nothing is pruned on it.
+    #[inline]
+    fn static_evaluations(
+        &mut self,
+        position: &Position,
+        ply: usize,
+        entry: Option<Entry>,
+        in_check: bool,
+    ) -> (i32, i32) {
+        if in_check {
+            return (-INFINITY, -INFINITY);
+        }
+        let raw = entry
+            .and_then(|e| e.static_eval())
+            .unwrap_or_else(|| self.evaluate(position, ply));
+        (raw, self.corrected_eval(position, raw))
+    }
+
     /// The node search. `PV` marks nodes on the principal variation (open window); elsewhere the window is null.
     pub(crate) fn search<const PV: bool>(
         &mut self,
@@ -735,18 +757,7 @@ impl<H: SearchHooks> SearchContext<'_, '_, H> {
             .enters_before_pruning()
             .then(|| hooks.enter_node(key, depth));
         // The table keeps the evaluation as computed; the correction history's view of it changes as it learns.
-        let raw_eval = if in_check {
-            -INFINITY
-        } else {
-            entry
-                .and_then(|e| e.static_eval())
-                .unwrap_or_else(|| self.evaluate(position, ply))
-        };
-        let static_eval = if in_check {
-            -INFINITY
-        } else {
-            self.corrected_eval(position, raw_eval)
-        };
+        let (raw_eval, static_eval) = self.static_evaluations(position, ply, entry, in_check);
         self.worker.static_evals[ply] = static_eval;
         // Near the root there is no earlier evaluation to compare with: assume improving (prune less).
         let improving = !in_check && (ply < 2 || static_eval > self.worker.static_evals[ply - 2]);
@@ -1297,18 +1308,7 @@ impl<H: SearchHooks> SearchContext<'_, '_, H> {
         }
         .and_then(Move::from_bits);
 
-        let raw_eval = if in_check {
-            -INFINITY
-        } else {
-            entry
-                .and_then(|e| e.static_eval())
-                .unwrap_or_else(|| self.evaluate(position, ply))
-        };
-        let static_eval = if in_check {
-            -INFINITY
-        } else {
-            self.corrected_eval(position, raw_eval)
-        };
+        let (raw_eval, static_eval) = self.static_evaluations(position, ply, entry, in_check);
         let mut best_score = static_eval;
         if !in_check {
             if static_eval >= beta {
