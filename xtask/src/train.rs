@@ -3,6 +3,7 @@
 //! writing the quantised net after every epoch (so a stopped run leaves its last net).
 
 use crate::report::charts::{LineChart, Series, draw};
+use eldest_search::nnue::MAX_OUTPUT_BUCKETS;
 use eldest_train::{Model, TrainSettings, Trainer, load_samples};
 use std::io::Write;
 use std::path::PathBuf;
@@ -23,6 +24,10 @@ pub struct Args {
     /// Neurons of the hidden layer.
     #[arg(long, default_value_t = 256, value_parser = clap::value_parser!(u32).range(1..=4096))]
     hidden: u32,
+    /// Sets of output weights, one chosen by the number of pieces on the board (1: a single output; 8: one for
+    /// every four pieces). A net of several is written in net file version 2.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=MAX_OUTPUT_BUCKETS as i64))]
+    output_buckets: u32,
     /// Passes over the training positions.
     #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u32).range(1..=100_000))]
     epochs: u32,
@@ -96,7 +101,7 @@ pub fn run(args: &Args) -> Result<(), String> {
     let model = if args.linear {
         Model::linear()
     } else {
-        Model::perspective(args.hidden as usize, args.seed)
+        Model::perspective_bucketed(args.hidden as usize, args.output_buckets as usize, args.seed)
     };
     let settings = TrainSettings {
         epochs: args.epochs as usize,
@@ -181,7 +186,10 @@ pub fn run(args: &Args) -> Result<(), String> {
         if args.linear {
             "linear model".to_string()
         } else {
-            format!("768x2 -> {} (SCReLU) -> 1 network", args.hidden)
+            format!(
+                "768x2 -> {} (SCReLU) -> 1 network, {} output bucket(s)",
+                args.hidden, args.output_buckets
+            )
         },
         settings.epochs,
         training_start.elapsed().as_secs_f64(),

@@ -96,3 +96,64 @@ fn a_bad_eval_file_is_refused_and_the_network_stays() {
     engine.quit();
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// A version-2 net of `hidden` neurons and `buckets` output buckets, its weights a fixed pattern inside the
+/// loader's ranges (the layout of `eldest_search::nnue`).
+fn bucketed_net(hidden: usize, buckets: usize) -> Vec<u8> {
+    use eldest_search::nnue::{INPUTS, KIND_PERSPECTIVE, NET_MAGIC};
+    let mut bytes = NET_MAGIC.to_vec();
+    for field in [
+        2,
+        KIND_PERSPECTIVE,
+        INPUTS as u32,
+        hidden as u32,
+        255,
+        64,
+        buckets as u32,
+    ] {
+        bytes.extend_from_slice(&field.to_le_bytes());
+    }
+    for i in 0..INPUTS * hidden + hidden + 2 * hidden * buckets {
+        let weight = (i % 53) as i16 - 26;
+        bytes.extend_from_slice(&weight.to_le_bytes());
+    }
+    for bucket in 0..buckets as i32 {
+        bytes.extend_from_slice(&(bucket * 1000).to_le_bytes());
+    }
+    bytes
+}
+
+#[test]
+fn a_net_with_output_buckets_loads_and_searches() {
+    let dir = std::env::temp_dir().join(format!("eldest-uci-buckets-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("bucketed.nnue");
+    std::fs::write(&file, bucketed_net(16, 8)).unwrap();
+    let too_many = dir.join("nine-buckets.nnue");
+    std::fs::write(&too_many, bucketed_net(16, 9)).unwrap();
+
+    let mut engine = Engine::start();
+    engine.handshake();
+    engine.send(&format!("setoption name EvalFile value {}", too_many.display()));
+    let answer = engine.sync();
+    assert!(
+        info_strings(&answer)[0].contains("9 output buckets; 1 to 8"),
+        "{answer:?}"
+    );
+    engine.send(&format!("setoption name EvalFile value {}", file.display()));
+    let answer = engine.sync();
+    assert!(
+        info_strings(&answer)[0].contains("8 output buckets"),
+        "{answer:?}"
+    );
+    // An endgame and a full board: two buckets of the same net.
+    for fen in [
+        "8/5k2/8/3K4/8/8/2P5/8 w - - 0 1",
+        "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4",
+    ] {
+        engine.send(&format!("position fen {fen}"));
+        search_answers(&mut engine, &Position::from_fen(fen).unwrap());
+    }
+    engine.quit();
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -674,9 +674,6 @@ impl Engine {
 
         // Never answer before stop or ponderhit in infinite or ponder mode.
         while (limits.infinite || control.is_pondering()) && !control.is_stopped() {
-            if !control.is_pondering() && !limits.infinite {
-                break;
-            }
             std::thread::sleep(Duration::from_millis(1));
         }
 

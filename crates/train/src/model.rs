@@ -3,7 +3,9 @@
 
 use crate::features::{INPUTS, Sample};
 use eldest_hashing::SplitMix64;
-use eldest_search::nnue::{KIND_LINEAR, KIND_PERSPECTIVE, NET_MAGIC, NET_VERSION, SCALE};
+use eldest_search::nnue::{
+    KIND_LINEAR, KIND_PERSPECTIVE, MAX_OUTPUT_BUCKETS, NET_MAGIC, NET_VERSION, SCALE, output_bucket,
+};
 use std::io::{self, Write};
 
 /// Quantisation of the hidden layer's weights and biases (and of SCReLU's 1.0).
@@ -57,8 +59,9 @@ pub struct Model {
 enum Kind {
     /// `output = Σ w[own inputs] − Σ w[other side's inputs]`: a piece-square table for both sides at once.
     Linear,
-    /// `output = w2 · [SCReLU(acc(us)), SCReLU(acc(them))] + b2`, `acc(side) = b1 + Σ w1[side's inputs]`.
-    Perspective { hidden: usize },
+    /// `output = w2[b] · [SCReLU(acc(us)), SCReLU(acc(them))] + b2[b]`, `acc(side) = b1 + Σ w1[side's inputs]`,
+    /// `b` the position's output bucket (one of `buckets`, by its number of pieces).
+    Perspective { hidden: usize, buckets: usize },
 }
 
 /// SCReLU: clamp to [0, 1], then square.
@@ -85,7 +88,8 @@ impl Model {
         }
     }
 
-    /// A perspective network of `hidden` neurons, its weights drawn from `seed` (uniform, scaled by the fan-in).
+    /// A perspective network of `hidden` neurons and one output, its weights drawn from `seed` (uniform, scaled
+    /// by the fan-in).
     ///
     /// ```
     /// let a = eldest_train::Model::perspective(8, 3);
@@ -95,28 +99,52 @@ impl Model {
     /// # Panics
     /// If `hidden` is 0.
     pub fn perspective(hidden: usize, seed: u64) -> Model {
+        Model::perspective_bucketed(hidden, 1, seed)
+    }
+
+    /// A perspective network of `hidden` neurons whose output layer has `buckets` sets of weights, one chosen
+    /// by the number of pieces on the board (`eldest_search::nnue::output_bucket`). With one bucket it is
+    /// [`Model::perspective`], weight for weight.
+    ///
+    /// ```
+    /// use eldest_train::Model;
+    ///
+    /// let bucketed = Model::perspective_bucketed(8, 4, 3);
+    /// assert_eq!(bucketed.output_buckets(), 4);
+    /// // Four sets of output weights (2 × 8 each) and four biases instead of one.
+    /// assert_eq!(bucketed.parameters().len(), Model::perspective(8, 3).parameters().len() + 3 * (16 + 1));
+    /// assert_eq!(Model::perspective_bucketed(8, 1, 3), Model::perspective(8, 3));
+    /// ```
+    ///
+    /// # Panics
+    /// If `hidden` is 0, or `buckets` is 0 or more than `eldest_search::nnue::MAX_OUTPUT_BUCKETS`.
+    pub fn perspective_bucketed(hidden: usize, buckets: usize, seed: u64) -> Model {
         assert!(hidden > 0, "a hidden layer needs neurons");
+        assert!(
+            (1..=MAX_OUTPUT_BUCKETS).contains(&buckets),
+            "1 to {MAX_OUTPUT_BUCKETS} output buckets"
+        );
         let mut stream = SplitMix64::new(seed);
         let mut uniform = |bound: f32| {
             let unit = (stream.next_u64() >> 40) as f32 / (1u64 << 24) as f32;
             (2.0 * unit - 1.0) * bound
         };
-        let mut params = Vec::with_capacity(INPUTS * hidden + 3 * hidden + 1);
+        let mut params = Vec::with_capacity(INPUTS * hidden + hidden + (2 * hidden + 1) * buckets);
         // A position has about 30 inputs active: keep the accumulator's start inside SCReLU's slope.
         let input_bound = 1.0 / 30.0f32.sqrt();
         params.extend((0..INPUTS * hidden).map(|_| uniform(input_bound) * 0.5));
         params.extend((0..hidden).map(|_| 0.1 + uniform(0.05)));
         let output_bound = 1.0 / (2.0 * hidden as f32).sqrt();
-        params.extend((0..2 * hidden).map(|_| uniform(output_bound)));
-        params.push(0.0);
+        params.extend((0..2 * hidden * buckets).map(|_| uniform(output_bound)));
+        params.extend(std::iter::repeat_n(0.0, buckets));
         Model {
-            kind: Kind::Perspective { hidden },
+            kind: Kind::Perspective { hidden, buckets },
             params,
         }
     }
 
     /// The parameters, flat: the linear model's 768 weights, or the network's w1 (input-major, 768 × hidden),
-    /// b1, w2 (the side to move's half first) and b2.
+    /// b1, w2 (bucket by bucket, the side to move's half first) and b2 (one per bucket).
     ///
     /// # Examples
     ///
@@ -144,8 +172,27 @@ impl Model {
     pub fn hidden(&self) -> usize {
         match self.kind {
             Kind::Linear => 0,
-            Kind::Perspective { hidden } => hidden,
+            Kind::Perspective { hidden, .. } => hidden,
         }
+    }
+
+    /// Output buckets of the network (1 for the linear model).
+    ///
+    /// ```
+    /// assert_eq!(eldest_train::Model::perspective(32, 1).output_buckets(), 1);
+    /// ```
+    pub fn output_buckets(&self) -> usize {
+        match self.kind {
+            Kind::Linear => 1,
+            Kind::Perspective { buckets, .. } => buckets,
+        }
+    }
+
+    /// Where the output weights of `sample`'s bucket start in the parameters, and where its bias is.
+    fn output_layer(&self, sample: &Sample, hidden: usize, buckets: usize) -> (usize, usize) {
+        let bucket = output_bucket(sample.active().len() as u32, buckets);
+        let w2_at = INPUTS * hidden + hidden;
+        (w2_at + 2 * hidden * bucket, w2_at + 2 * hidden * buckets + bucket)
     }
 
     /// The model's evaluation of `sample` in centipawns, from the side to move.
@@ -185,10 +232,11 @@ impl Model {
                 let other: f32 = sample.other_side().map(|f| self.params[usize::from(f)]).sum();
                 (own - other, Vec::new(), Vec::new())
             }
-            Kind::Perspective { hidden } => {
+            Kind::Perspective { hidden, buckets } => {
                 let (us, them) = self.accumulators(sample, hidden);
-                let w2 = &self.params[INPUTS * hidden + hidden..INPUTS * hidden + 3 * hidden];
-                let b2 = self.params[INPUTS * hidden + 3 * hidden];
+                let (w2_at, b2_at) = self.output_layer(sample, hidden, buckets);
+                let w2 = &self.params[w2_at..w2_at + 2 * hidden];
+                let b2 = self.params[b2_at];
                 let ours: f32 = us.iter().zip(&w2[..hidden]).map(|(&a, &w)| screlu(a) * w).sum();
                 let theirs: f32 = them.iter().zip(&w2[hidden..]).map(|(&a, &w)| screlu(a) * w).sum();
                 (ours + theirs + b2, us, them)
@@ -227,8 +275,8 @@ impl Model {
                     gradient[usize::from(feature)] -= d_output;
                 }
             }
-            Kind::Perspective { hidden } => {
-                let w2_at = INPUTS * hidden + hidden;
+            Kind::Perspective { hidden, buckets } => {
+                let (w2_at, b2_at) = self.output_layer(sample, hidden, buckets);
                 let b1_at = INPUTS * hidden;
                 let mut d_us = vec![0.0f32; hidden];
                 let mut d_them = vec![0.0f32; hidden];
@@ -239,7 +287,7 @@ impl Model {
                     d_them[i] = d_output * self.params[w2_at + hidden + i] * screlu_derivative(them[i]);
                     gradient[b1_at + i] += d_us[i] + d_them[i];
                 }
-                gradient[w2_at + 2 * hidden] += d_output;
+                gradient[b2_at] += d_output;
                 for &feature in sample.active() {
                     let row = &mut gradient[usize::from(feature) * hidden..][..hidden];
                     row.iter_mut().zip(&d_us).for_each(|(g, &d)| *g += d);
@@ -262,9 +310,11 @@ impl Model {
         }
     }
 
-    /// Writes the model as integers: the magic `ELDNET`, two zero bytes, then little-endian `u32` version (1),
-    /// kind (0 linear, 1 perspective SCReLU), inputs (768), hidden, QA, QB; then the linear model's weights in
-    /// centipawns as `i16`, or the network's w1 and b1 × QA, w2 × QB as `i16` and b2 × QA × QB as `i32`.
+    /// Writes the model as integers: the magic `ELDNET`, two zero bytes, then little-endian `u32` version (1, or
+    /// 2 for a network of several output buckets), kind (0 linear, 1 perspective SCReLU), inputs (768), hidden,
+    /// QA, QB and in version 2 the buckets; then the linear model's weights in centipawns as `i16`, or the
+    /// network's w1 and b1 × QA, w2 × QB as `i16` and b2 × QA × QB as `i32` (eldest-search's `nnue` module
+    /// documents the layout).
     ///
     /// # Errors
     /// Those of `out`.
@@ -274,6 +324,10 @@ impl Model {
     /// eldest_train::Model::perspective(4, 1).write_quantised(&mut bytes).unwrap();
     /// assert_eq!(&bytes[..8], &eldest_train::NET_MAGIC);
     /// assert_eq!(bytes.len(), 8 + 6 * 4 + 2 * (768 * 4 + 4 + 8) + 4);
+    /// // Three buckets: a seventh header field, three sets of output weights, three biases.
+    /// let mut bucketed = Vec::new();
+    /// eldest_train::Model::perspective_bucketed(4, 3, 1).write_quantised(&mut bucketed).unwrap();
+    /// assert_eq!(bucketed.len(), 8 + 7 * 4 + 2 * (768 * 4 + 4 + 3 * 8) + 3 * 4);
     /// ```
     pub fn write_quantised(&self, out: &mut impl Write) -> io::Result<()> {
         let mut bytes = Vec::new();
@@ -282,14 +336,21 @@ impl Model {
             Kind::Linear => KIND_LINEAR,
             Kind::Perspective { .. } => KIND_PERSPECTIVE,
         };
-        for field in [
-            NET_VERSION,
+        let buckets = self.output_buckets();
+        // One bucket: version 1, the layout of the nets before buckets, so they are reproduced byte for byte.
+        let version = if buckets == 1 { 1 } else { NET_VERSION };
+        let mut fields = vec![
+            version,
             kind,
             INPUTS as u32,
             self.hidden() as u32,
             QA as u32,
             QB as u32,
-        ] {
+        ];
+        if version >= 2 {
+            fields.push(buckets as u32);
+        }
+        for field in fields {
             bytes.extend_from_slice(&field.to_le_bytes());
         }
         let quantise = |value: f32, scale: i32| -> i16 {
@@ -303,16 +364,19 @@ impl Model {
                     bytes.extend_from_slice(&quantise(w, SCALE).to_le_bytes());
                 }
             }
-            Kind::Perspective { hidden } => {
+            Kind::Perspective { hidden, buckets } => {
                 let (layer1, output) = self.params.split_at(INPUTS * hidden + hidden);
+                let (w2, b2) = output.split_at(2 * hidden * buckets);
                 for &w in layer1 {
                     bytes.extend_from_slice(&quantise(w, QA).to_le_bytes());
                 }
-                for &w in &output[..2 * hidden] {
+                for &w in w2 {
                     bytes.extend_from_slice(&quantise(w, QB).to_le_bytes());
                 }
-                let b2 = (output[2 * hidden] * (QA * QB) as f32).round() as i32;
-                bytes.extend_from_slice(&b2.to_le_bytes());
+                for &bias in b2 {
+                    let bias = (bias * (QA * QB) as f32).round() as i32;
+                    bytes.extend_from_slice(&bias.to_le_bytes());
+                }
             }
         }
         out.write_all(&bytes)
@@ -346,10 +410,16 @@ mod tests {
     /// The search's integer network gives what the trainer's floats give, to within the quantisation's error.
     #[test]
     fn the_quantised_net_evaluates_as_the_model_in_the_search() {
-        let model = Model::perspective(64, 5);
+        for buckets in [1, 3, MAX_OUTPUT_BUCKETS] {
+            quantised_net_agrees(Model::perspective_bucketed(64, buckets, 5));
+        }
+    }
+
+    fn quantised_net_agrees(model: Model) {
         let mut bytes = Vec::new();
         model.write_quantised(&mut bytes).unwrap();
         let network = eldest_search::nnue::Network::from_bytes(&bytes).unwrap();
+        assert_eq!(network.output_buckets(), model.output_buckets());
         let fens = [
             "r3k2r/pp3ppp/2n5/3qp3/8/2N2N2/PPP2PPP/R2QK2R b KQkq - 0 10",
             "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1",
@@ -414,6 +484,7 @@ mod tests {
             .for_each(|(i, w)| *w = ((i % 13) as f32 - 6.0) * 0.01);
         check_gradient(linear);
         check_gradient(Model::perspective(8, 5));
+        check_gradient(Model::perspective_bucketed(8, MAX_OUTPUT_BUCKETS, 5));
     }
 
     #[test]

@@ -742,9 +742,11 @@ impl Session {
             match Network::from_file(file.as_ref()) {
                 Ok(network) => {
                     self.out.info_string(&format!(
-                        "EvalFile: network of {} loaded (768x2 -> {}){}",
+                        "EvalFile: network of {} loaded (768x2 -> {} -> 1, {} output bucket{}){}",
                         crate::error::echo(&file),
                         network.hidden(),
+                        network.output_buckets(),
+                        if network.output_buckets() == 1 { "" } else { "s" },
                         if self.settings.evaluation == EvaluationKind::Nnue {
                             ""
                         } else {

@@ -222,7 +222,7 @@ impl AccumulatorStack {
         let us = position.side_to_move();
         let ours = &self.values[self.slot(ply, us)];
         let theirs = &self.values[self.slot(ply, !us)];
-        let score = network.output(ours, theirs);
+        let score = network.output(ours, theirs, position.occupied().popcount());
         // In this crate's tests every search checks every update against the pieces.
         #[cfg(test)]
         assert_eq!(

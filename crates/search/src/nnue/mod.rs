@@ -2,11 +2,13 @@
 //! one output, read from the integer net file `cargo xtask train` writes, and evaluated with accumulators that
 //! every move updates instead of recomputing.
 //!
-//! The file (version 1, all little-endian): the magic `ELDNET\0\0`; `u32` version, kind (1: perspective
-//! network; 0, a linear model, is a tuning aid and is refused), inputs (768), hidden (1–1024), QA, QB; then
-//! `i16` w1 (input-major, 768 × hidden) and b1 (hidden) scaled by QA, `i16` w2 (2 × hidden, the side to move's
-//! half first) scaled by QB, and `i32` b2 scaled by QA × QB. The output × [`SCALE`] / (QA × QB) is the
-//! evaluation in centipawns from the side to move.
+//! The file (all little-endian): the magic `ELDNET\0\0`; `u32` version (1 or 2), kind (1: perspective network;
+//! 0, a linear model, is a tuning aid and is refused), inputs (768), hidden (1–1024), QA, QB and, in version 2
+//! only, the number of output buckets B (1–8; version 1 has one); then `i16` w1 (input-major, 768 × hidden) and
+//! b1 (hidden) scaled by QA, `i16` w2 (B × 2 × hidden: bucket by bucket, the side to move's half first) scaled
+//! by QB, and B `i32` b2 scaled by QA × QB. A position's bucket is chosen by its number of pieces
+//! ([`output_bucket`]). The output × [`SCALE`] / (QA × QB) is the evaluation in centipawns from the side to
+//! move.
 //!
 //! ```
 //! use eldest_board::Position;
@@ -70,7 +72,8 @@ pub const SCALE: i32 = 400;
 /// assert_eq!(Network::from_bytes(&bytes).unwrap_err(), NetworkError::NotANet);
 /// ```
 pub const NET_MAGIC: [u8; 8] = *b"ELDNET\0\0";
-/// The net file layout this build reads and the trainer writes.
+/// The newest net file layout: this build reads it and version 1 (the same without output buckets); the
+/// trainer writes version 1 for a net of one bucket, so earlier nets are reproduced byte for byte.
 ///
 /// # Examples
 ///
@@ -78,12 +81,13 @@ pub const NET_MAGIC: [u8; 8] = *b"ELDNET\0\0";
 /// use eldest_search::nnue::{NET_VERSION, Network, NetworkError};
 ///
 /// let mut bytes = Network::embedded_bytes().to_vec();
-/// assert_eq!(bytes[8..12], NET_VERSION.to_le_bytes());
-/// // A file of another layout is refused rather than misread.
+/// let version = u32::from_le_bytes(bytes[8..12].try_into().unwrap());
+/// assert!((1..=NET_VERSION).contains(&version));
+/// // A file of a later layout is refused rather than misread.
 /// bytes[8..12].copy_from_slice(&(NET_VERSION + 1).to_le_bytes());
 /// assert_eq!(Network::from_bytes(&bytes).unwrap_err(), NetworkError::Version(NET_VERSION + 1));
 /// ```
-pub const NET_VERSION: u32 = 1;
+pub const NET_VERSION: u32 = 2;
 /// The kind field of a perspective network.
 ///
 /// # Examples
@@ -121,12 +125,27 @@ pub const KIND_LINEAR: u32 = 0;
 /// assert_eq!(Network::from_bytes(&bytes).unwrap_err(), NetworkError::Hidden(too_many));
 /// ```
 pub const MAX_HIDDEN: usize = 1024;
+/// The most output buckets a net file may have: one for every four pieces on the board.
+///
+/// # Examples
+///
+/// ```
+/// use eldest_search::nnue::{MAX_OUTPUT_BUCKETS, output_bucket};
+///
+/// // With the most buckets, a full board and a bare-kings board are at the two ends.
+/// assert_eq!(output_bucket(32, MAX_OUTPUT_BUCKETS), MAX_OUTPUT_BUCKETS - 1);
+/// assert_eq!(output_bucket(2, MAX_OUTPUT_BUCKETS), 0);
+/// ```
+pub const MAX_OUTPUT_BUCKETS: usize = 8;
 /// The most inputs a position activates: one per piece.
 const MAX_PIECES: usize = 32;
-/// Bytes before the weights: magic and six `u32` fields.
+/// Bytes before the weights in version 1: magic and six `u32` fields (version 2 adds one, the buckets).
 const HEADER_BYTES: usize = 8 + 6 * 4;
-/// The size of a net file with the largest hidden layer.
-const MAX_FILE_BYTES: usize = HEADER_BYTES + 2 * (INPUTS * MAX_HIDDEN + 3 * MAX_HIDDEN) + 4;
+/// The size of a net file with the largest hidden layer and the most buckets.
+const MAX_FILE_BYTES: usize = HEADER_BYTES
+    + 4
+    + 2 * (INPUTS * MAX_HIDDEN + MAX_HIDDEN + 2 * MAX_HIDDEN * MAX_OUTPUT_BUCKETS)
+    + 4 * MAX_OUTPUT_BUCKETS;
 
 /// The net built into the binary (its name says its generation; docs/nnue.md says how it was made).
 const EMBEDDED_NET: &[u8] = include_bytes!("../../../../nets/eldest-3.nnue");
@@ -166,6 +185,31 @@ pub fn feature_index(perspective: Color, color: Color, kind: PieceKind, square: 
     relative * 384 + kind.index() * 64 + square
 }
 
+/// The output bucket of a position with `pieces` pieces (kings included) in a net of `buckets` buckets: the
+/// pieces from 2 to 32 cut into `buckets` equal ranges, fewest pieces first, so an endgame is weighed by other
+/// output weights than a middlegame.
+///
+/// # Panics
+/// If `buckets` is 0.
+///
+/// # Examples
+///
+/// ```
+/// use eldest_search::nnue::output_bucket;
+///
+/// // Eight buckets: four pieces each.
+/// assert_eq!(output_bucket(32, 8), 7);
+/// assert_eq!(output_bucket(6, 8), 1);
+/// assert_eq!(output_bucket(5, 8), 0);
+/// // One bucket: every position in it.
+/// assert_eq!(output_bucket(17, 1), 0);
+/// ```
+#[inline]
+pub fn output_bucket(pieces: u32, buckets: usize) -> usize {
+    let pieces_per_bucket = 32usize.div_ceil(buckets);
+    (pieces.saturating_sub(2) as usize / pieces_per_bucket).min(buckets - 1)
+}
+
 /// Why a net file was refused.
 ///
 /// # Examples
@@ -194,6 +238,8 @@ pub enum NetworkError {
     Inputs(u32),
     /// A hidden layer of 0 or more than [`MAX_HIDDEN`] neurons.
     Hidden(u32),
+    /// No output bucket, or more than [`MAX_OUTPUT_BUCKETS`].
+    Buckets(u32),
     /// A quantisation factor outside 1–255 (QA) or 1–32767 (QB).
     Quantisation {
         /// QA.
@@ -220,7 +266,7 @@ impl fmt::Display for NetworkError {
             NetworkError::Version(version) => {
                 write!(
                     f,
-                    "net file version {version}; this build reads version {NET_VERSION}"
+                    "net file version {version}; this build reads versions 1 to {NET_VERSION}"
                 )
             }
             NetworkError::Linear => write!(
@@ -231,6 +277,9 @@ impl fmt::Display for NetworkError {
             NetworkError::Inputs(inputs) => write!(f, "{inputs} inputs; this build reads {INPUTS}"),
             NetworkError::Hidden(hidden) => {
                 write!(f, "hidden layer of {hidden} neurons; 1 to {MAX_HIDDEN} are read")
+            }
+            NetworkError::Buckets(buckets) => {
+                write!(f, "{buckets} output buckets; 1 to {MAX_OUTPUT_BUCKETS} are read")
             }
             NetworkError::Quantisation { qa, qb } => {
                 write!(
@@ -270,9 +319,11 @@ pub struct Network {
     /// Input-major: the row of input `i` is `w1[i * hidden..(i + 1) * hidden]`.
     w1: Box<[i16]>,
     b1: Box<[i16]>,
-    /// The side to move's half, then the other side's.
+    /// Output buckets: each has its `2 * hidden` output weights and its bias.
+    buckets: usize,
+    /// Bucket by bucket: the side to move's half, then the other side's.
     w2: Box<[i16]>,
-    b2: i32,
+    b2: Box<[i32]>,
     kernels: simd::Kernels,
 }
 
@@ -280,6 +331,7 @@ impl fmt::Debug for Network {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Network")
             .field("hidden", &self.hidden)
+            .field("buckets", &self.buckets)
             .field("qa", &self.qa)
             .field("qb", &self.qb)
             .field("kernels", &self.kernels)
@@ -297,6 +349,10 @@ impl Reader<'_> {
         let (field, rest) = self.bytes.split_at(4);
         self.bytes = rest;
         u32::from_le_bytes([field[0], field[1], field[2], field[3]])
+    }
+
+    fn i32s(&mut self, count: usize) -> Box<[i32]> {
+        (0..count).map(|_| self.u32() as i32).collect()
     }
 
     fn i16s(&mut self, count: usize) -> Box<[i16]> {
@@ -345,7 +401,7 @@ impl Network {
         }
         let mut reader = Reader { bytes: &bytes[8..] };
         let version = reader.u32();
-        if version != NET_VERSION {
+        if !(1..=NET_VERSION).contains(&version) {
             return Err(NetworkError::Version(version));
         }
         match reader.u32() {
@@ -366,7 +422,22 @@ impl Network {
         if !(1..=255).contains(&qa) || !(1..=32767).contains(&qb) {
             return Err(NetworkError::Quantisation { qa, qb });
         }
-        let expected = HEADER_BYTES + 2 * (INPUTS * hidden + 3 * hidden) + 4;
+        let (header, buckets) = if version == 1 {
+            (HEADER_BYTES, 1)
+        } else {
+            if bytes.len() < HEADER_BYTES + 4 {
+                return Err(NetworkError::Length {
+                    expected: HEADER_BYTES + 4,
+                    found: bytes.len(),
+                });
+            }
+            let field = reader.u32();
+            if field == 0 || field as usize > MAX_OUTPUT_BUCKETS {
+                return Err(NetworkError::Buckets(field));
+            }
+            (HEADER_BYTES + 4, field as usize)
+        };
+        let expected = header + 2 * (INPUTS * hidden + hidden + 2 * hidden * buckets) + 4 * buckets;
         if bytes.len() != expected {
             return Err(NetworkError::Length {
                 expected,
@@ -375,8 +446,8 @@ impl Network {
         }
         let w1 = reader.i16s(INPUTS * hidden);
         let b1 = reader.i16s(hidden);
-        let w2 = reader.i16s(2 * hidden);
-        let b2 = reader.u32() as i32;
+        let w2 = reader.i16s(2 * hidden * buckets);
+        let b2 = reader.i32s(buckets);
         // An accumulator is b1 plus at most 32 rows: it must stay inside i16 whatever the position.
         if largest_magnitude(&b1) + MAX_PIECES as i32 * largest_magnitude(&w1) > i32::from(i16::MAX) {
             return Err(NetworkError::Range("the hidden layer's weights"));
@@ -387,6 +458,7 @@ impl Network {
         }
         Ok(Network {
             hidden,
+            buckets,
             qa: qa as i16,
             qb: qb as i32,
             w1,
@@ -471,6 +543,17 @@ impl Network {
         self.hidden
     }
 
+    /// Output buckets (1 for a version-1 file).
+    ///
+    /// ```
+    /// use eldest_search::nnue::{MAX_OUTPUT_BUCKETS, Network};
+    ///
+    /// assert!((1..=MAX_OUTPUT_BUCKETS).contains(&Network::embedded().output_buckets()));
+    /// ```
+    pub fn output_buckets(&self) -> usize {
+        self.buckets
+    }
+
     /// Evaluates `position` from scratch, in centipawns from the side to move (the search updates its
     /// accumulators move by move instead).
     ///
@@ -485,9 +568,10 @@ impl Network {
         let (white, black) = accumulators.split_at_mut(self.hidden);
         self.refresh(position, Color::White, white);
         self.refresh(position, Color::Black, black);
+        let pieces = position.occupied().popcount();
         match position.side_to_move() {
-            Color::White => self.output(white, black),
-            Color::Black => self.output(black, white),
+            Color::White => self.output(white, black, pieces),
+            Color::Black => self.output(black, white, pieces),
         }
     }
 
@@ -513,15 +597,122 @@ impl Network {
         self.kernels
     }
 
-    /// The evaluation from the side to move's accumulator and the other side's.
+    /// The evaluation from the side to move's accumulator and the other side's, with the output bucket of a
+    /// position of `pieces` pieces.
     #[inline]
-    pub(crate) fn output(&self, us: &[i16], them: &[i16]) -> i32 {
-        let (ours, theirs) = self.w2.split_at(self.hidden);
+    pub(crate) fn output(&self, us: &[i16], them: &[i16], pieces: u32) -> i32 {
+        let bucket = output_bucket(pieces, self.buckets);
+        let weights = &self.w2[2 * self.hidden * bucket..2 * self.hidden * (bucket + 1)];
+        let (ours, theirs) = weights.split_at(self.hidden);
         let sum = self.kernels.screlu_dot(us, ours, self.qa) + self.kernels.screlu_dot(them, theirs, self.qa);
         let qa = i64::from(self.qa);
-        let output = sum / qa + i64::from(self.b2);
+        let output = sum / qa + i64::from(self.b2[bucket]);
         let centipawns = output * i64::from(SCALE) / (qa * i64::from(self.qb));
         // Far from the mate scores whatever the net says.
         centipawns.clamp(-20_000, 20_000) as i32
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A small version-1 net with weights of a fixed pattern (inside the loader's ranges).
+    fn version_1_net(hidden: usize) -> Vec<u8> {
+        let mut bytes = NET_MAGIC.to_vec();
+        for field in [1, KIND_PERSPECTIVE, INPUTS as u32, hidden as u32, 255, 64] {
+            bytes.extend_from_slice(&field.to_le_bytes());
+        }
+        for i in 0..INPUTS * hidden + 3 * hidden {
+            let weight = (i % 61) as i16 - 30;
+            bytes.extend_from_slice(&weight.to_le_bytes());
+        }
+        bytes.extend_from_slice(&1000i32.to_le_bytes());
+        bytes
+    }
+
+    /// `net` (version 1) rewritten in version 2 with `buckets` copies of its output layer, the bias of bucket
+    /// `changed` raised by `shift`.
+    fn bucketed_copy(net: &[u8], hidden: usize, buckets: u32, changed: usize, shift: i32) -> Vec<u8> {
+        let layer1_end = HEADER_BYTES + 2 * (INPUTS * hidden + hidden);
+        let w2 = &net[layer1_end..layer1_end + 4 * hidden];
+        let b2 = i32::from_le_bytes(net[net.len() - 4..].try_into().unwrap());
+        let mut copy = net[..HEADER_BYTES].to_vec();
+        copy[8..12].copy_from_slice(&2u32.to_le_bytes());
+        copy.extend_from_slice(&buckets.to_le_bytes());
+        copy.extend_from_slice(&net[HEADER_BYTES..layer1_end]);
+        for _ in 0..buckets {
+            copy.extend_from_slice(w2);
+        }
+        for bucket in 0..buckets as usize {
+            let bias = if bucket == changed { b2 + shift } else { b2 };
+            copy.extend_from_slice(&bias.to_le_bytes());
+        }
+        copy
+    }
+
+    const FENS: [&str; 3] = [
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        "r3k2r/pp3ppp/2n5/3qp3/8/2N2N2/PPP2PPP/R2QK2R b KQkq - 0 10",
+        "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1",
+    ];
+
+    #[test]
+    fn a_version_2_net_with_equal_buckets_evaluates_as_its_version_1_original() {
+        let original = version_1_net(8);
+        let network = Network::from_bytes(&original).unwrap();
+        assert_eq!(network.output_buckets(), 1);
+        for buckets in [1, 3, MAX_OUTPUT_BUCKETS as u32] {
+            let copy = Network::from_bytes(&bucketed_copy(&original, 8, buckets, 0, 0)).unwrap();
+            assert_eq!(copy.output_buckets(), buckets as usize);
+            for fen in FENS {
+                let position = Position::from_fen(fen).unwrap();
+                assert_eq!(copy.evaluate(&position), network.evaluate(&position), "{fen}");
+            }
+        }
+    }
+
+    #[test]
+    fn each_position_is_weighed_by_the_bucket_of_its_piece_count() {
+        let original = version_1_net(8);
+        let network = Network::from_bytes(&original).unwrap();
+        // Eight buckets; the full board's (the last) gets its bias raised by one unit of output (QA × QB), SCALE
+        // centipawns: only the start position moves (by one less where the division's rounding crosses zero).
+        let copy = Network::from_bytes(&bucketed_copy(&original, 8, 8, 7, 255 * 64)).unwrap();
+        let start = Position::startpos();
+        let moved = copy.evaluate(&start) - network.evaluate(&start);
+        assert!((SCALE - 1..=SCALE).contains(&moved), "{moved}");
+        for fen in &FENS[1..] {
+            let position = Position::from_fen(fen).unwrap();
+            assert_eq!(copy.evaluate(&position), network.evaluate(&position), "{fen}");
+        }
+    }
+
+    #[test]
+    fn a_version_2_file_with_a_bad_bucket_count_or_length_is_refused() {
+        let original = version_1_net(4);
+        for buckets in [0, MAX_OUTPUT_BUCKETS as u32 + 1] {
+            let copy = bucketed_copy(&original, 4, buckets, 0, 0);
+            assert_eq!(
+                Network::from_bytes(&copy).unwrap_err(),
+                NetworkError::Buckets(buckets)
+            );
+        }
+        let copy = bucketed_copy(&original, 4, 2, 0, 0);
+        assert!(matches!(
+            Network::from_bytes(&copy[..copy.len() - 4]),
+            Err(NetworkError::Length { .. })
+        ));
+        assert_eq!(
+            Network::from_bytes(&copy[..HEADER_BYTES + 2]).unwrap_err(),
+            NetworkError::Length {
+                expected: HEADER_BYTES + 4,
+                found: HEADER_BYTES + 2
+            }
+        );
+        // Read as version 1, the same bytes are refused too: the bucket field shifts everything.
+        let mut as_version_1 = copy.clone();
+        as_version_1[8..12].copy_from_slice(&1u32.to_le_bytes());
+        assert!(Network::from_bytes(&as_version_1).is_err());
     }
 }
