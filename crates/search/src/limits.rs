@@ -171,11 +171,11 @@ impl SearchControl {
     /// let mut engine = Engine::new(1)?;
     /// let control = SearchControl::new();
     /// control.stop();
-    /// let limits = SearchLimits { depth: Some(5), ..SearchLimits::default() };
+    /// let limits = SearchLimits { depth: Some(10), ..SearchLimits::default() };
     /// let outcome = engine.search(&Position::startpos(), Default::default(), &limits,
     ///     &SearchOptions::default(), &control, &mut |_| {});
-    /// // The threads notice the stop within a few thousand nodes, short of depth 5, with a move to play.
-    /// assert!(outcome.depth < 5 && outcome.best_move.is_some());
+    /// // The threads notice the stop within a few thousand nodes, short of depth 10, with a move to play.
+    /// assert!(outcome.depth < 10 && outcome.best_move.is_some());
     /// # Ok::<(), eldest_tt::TableSizeError>(())
     /// ```
     pub fn stop(&self) {
