@@ -3,7 +3,7 @@
 //! writing the quantised net after every epoch (so a stopped run leaves its last net).
 
 use crate::report::charts::{LineChart, Series, draw};
-use eldest_search::nnue::MAX_OUTPUT_BUCKETS;
+use eldest_search::nnue::{MAX_HIDDEN, MAX_OUTPUT_BUCKETS};
 use eldest_train::{Model, TrainSettings, Trainer, load_samples};
 use std::io::Write;
 use std::path::PathBuf;
@@ -21,8 +21,8 @@ pub struct Args {
     /// Fit the linear model (a piece-square table of 768 weights) instead of the network.
     #[arg(long)]
     linear: bool,
-    /// Neurons of the hidden layer.
-    #[arg(long, default_value_t = 256, value_parser = clap::value_parser!(u32).range(1..=4096))]
+    /// Neurons of the hidden layer (at most the engine's MAX_HIDDEN, 1,024: a larger net could not be loaded).
+    #[arg(long, default_value_t = 256, value_parser = clap::value_parser!(u32).range(1..=MAX_HIDDEN as i64))]
     hidden: u32,
     /// Sets of output weights, one chosen by the number of pieces on the board (1: a single output; 8: one for
     /// every four pieces). A net of several is written in net file version 2.
