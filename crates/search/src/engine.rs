@@ -683,10 +683,13 @@ impl Engine {
         let nodes = self.last_stats.iter().map(|s| s.nodes).sum();
         // The ABDADAs share their deepest completed iteration: it competes too (ties go to the threads' own).
         results.push(completed.into_inner().unwrap_or_else(|e| e.into_inner()));
-        let best = choose_result(
-            results,
-            algorithm == ParallelAlgorithm::Lazy && settings.lazy_vote,
-        );
+        // As in Stockfish, the vote is skipped for a fixed depth (a helper's last completed iteration may be a
+        // ply short of the depth asked for) and with several lines (the main thread's lines are the ones shown).
+        let vote = algorithm == ParallelAlgorithm::Lazy
+            && settings.lazy_vote
+            && limits.depth.is_none()
+            && multi_pv == 1;
+        let best = choose_result(results, vote);
         let fallback = if allowed.is_empty() { legal[0] } else { allowed[0] };
         let (best_move, ponder_move, score, depth) = match best {
             Some(c) => {

@@ -153,6 +153,32 @@ fn mates_are_found_with_the_right_score_by_every_algorithm_at_2_4_and_8_threads(
 }
 
 #[test]
+fn a_depth_limited_search_reports_the_depth_asked_for_by_every_algorithm() {
+    // A helper aborted when the main thread completes the limit may hold a result one ply short; the move
+    // reported under `go depth` must come from the limit's iteration (lazy SMP's vote is skipped there).
+    let fens = [
+        "r1bq1rk1/ppp1nppp/4n3/3p3Q/3P4/1BP1B3/PP1N2PP/R4RK1 w - - 1 16",
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 11",
+    ];
+    for algorithm in ALGORITHMS {
+        for threads in [2, 4] {
+            let mut engine = Engine::new(16).unwrap();
+            for _repeat in 0..8 {
+                for fen in fens {
+                    for limit in [1, 5, 8] {
+                        let (position, outcome) =
+                            search(&mut engine, fen, &depth(limit), &options(algorithm, threads));
+                        assert_eq!(outcome.depth, limit, "{algorithm} {threads} threads: {fen}");
+                        assert!(position.is_legal(outcome.best_move.unwrap()));
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
 fn best_moves_are_legal_and_nothing_leaks_over_many_positions() {
     for algorithm in ALGORITHMS {
         for threads in [2, 4, 8] {

@@ -231,7 +231,7 @@ pub struct ParallelSettings {
     /// a helper walks the next iteration's leftmost path while the main thread finishes the current one.
     pub abdada_staggered_depths: bool,
     /// Lazy SMP: choose the reported move by a vote of the threads weighted by depth and score (Stockfish);
-    /// when false, the deepest completed iteration wins.
+    /// when false, or under a depth limit, or with several lines (MultiPV), the deepest completed iteration wins.
     pub lazy_vote: bool,
     /// Both ABDADAs in a cluster (an [`EntryExchange`](crate::EntryExchange) is set): announce to the other
     /// processes the nodes (Weill) or moves (Kerrigan) this one starts searching, and defer those they announced,
