@@ -131,7 +131,7 @@ impl SearchRunner for FirstRankRunner {
         // the search is over for every rank, as a thread's completed iteration ends it for the ABDADAs' threads.
         // Never so for `go infinite` or while pondering: the GUI decides then.
         let own_done = AtomicBool::new(false);
-        let (root, limits) = (request.root, request.limits);
+        let (root, limits, multi_pv) = (request.root, request.limits, request.options.multi_pv);
         let (own, early) = std::thread::scope(|scope| {
             let watcher = scope.spawn(|| {
                 link.watch_results(search, &own_done, &|| {
@@ -148,7 +148,10 @@ impl SearchRunner for FirstRankRunner {
         let results = link.collect_results(search, RESULT_TIMEOUT, early);
         link.end_search();
         log_counters(link, search, &own, before, &results);
-        let chosen = choose(root, &own, &results);
+        // As between threads, no vote under a depth limit (a rank stopped by another's completion may hold an
+        // iteration short of it) nor with several lines (the first rank's lines are the ones shown).
+        let vote = limits.depth.is_none() && multi_pv <= 1;
+        let chosen = choose(root, &own, &results, vote);
         // The ranks' answer as the last line before `bestmove`: every rank's nodes, the vote's move and score.
         on_iteration(&IterationReport {
             depth: chosen.depth,
@@ -165,8 +168,9 @@ impl SearchRunner for FirstRankRunner {
     }
 }
 
-/// The move the ranks vote for: the first rank's outcome, or another rank's where the vote prefers its move.
-/// Nodes are summed over the ranks. A result whose moves are not legal at the root is left out.
+/// The move the ranks vote for: the first rank's outcome, or another rank's where the vote prefers its move;
+/// without `vote` (a depth limit, several lines) the deepest result, the first rank's on a tie. Nodes are summed
+/// over the ranks. A result whose moves are not legal at the root is left out.
 ///
 /// # Examples
 /// ```
@@ -180,11 +184,11 @@ impl SearchRunner for FirstRankRunner {
 /// let deeper = RankResult { rank: 1, search: 1, best_move: Some("e2e4".into()), ponder_move: None,
 ///     score: 30, depth: 14, nodes: 3000, counters: CounterSnapshot::default() };
 /// // The same score found four plies deeper outweighs the first rank's own move.
-/// let chosen = choose(&root, &own, &[deeper]);
+/// let chosen = choose(&root, &own, &[deeper], true);
 /// assert_eq!(root.move_to_uci(chosen.best_move.unwrap()), "e2e4");
 /// assert_eq!((chosen.depth, chosen.nodes), (14, 4000));
 /// ```
-pub fn choose(root: &Position, own: &SearchOutcome, results: &[RankResult]) -> SearchOutcome {
+pub fn choose(root: &Position, own: &SearchOutcome, results: &[RankResult], vote: bool) -> SearchOutcome {
     let nodes = own.nodes + results.iter().map(|r| r.nodes).sum::<u64>();
     let mut candidates: Vec<(Ballot, SearchOutcome)> = Vec::new();
     if let Some(mv) = own.best_move {
@@ -224,7 +228,16 @@ pub fn choose(root: &Position, own: &SearchOutcome, results: &[RankResult]) -> S
         candidates.push((ballot, outcome));
     }
     let ballots: Vec<Ballot> = candidates.iter().map(|(ballot, _)| *ballot).collect();
-    match lazy_vote(&ballots) {
+    let chosen = if vote {
+        lazy_vote(&ballots)
+    } else {
+        ballots
+            .iter()
+            .enumerate()
+            .max_by_key(|(i, ballot)| (ballot.depth, std::cmp::Reverse(*i)))
+            .map(|(i, _)| i)
+    };
+    match chosen {
         Some(index) => SearchOutcome {
             nodes,
             ..candidates.swap_remove(index).1
@@ -420,12 +433,39 @@ mod tests {
             result(1, "e2e4", "e7e5", 25, 12),
             result(2, "e2e4", "c7c5", 28, 13),
         ];
-        let chosen = choose(&root, &own, &results);
+        let chosen = choose(&root, &own, &results, true);
         assert_eq!(root.move_to_uci(chosen.best_move.unwrap()), "e2e4");
         let mut after = root;
         after.play_unchecked(chosen.best_move.unwrap());
         assert_eq!(after.move_to_uci(chosen.ponder_move.unwrap()), "c7c5");
         assert_eq!((chosen.depth, chosen.nodes), (13, 200));
+    }
+
+    #[test]
+    fn without_a_vote_the_deepest_result_wins_and_the_first_rank_wins_ties() {
+        let root = Position::startpos();
+        let own = outcome(&root, "d2d4", 30, 12);
+        // A rank one ply short with a better score and another rank's agreement would win the vote.
+        let results = [
+            result(1, "e2e4", "e7e5", 90, 11),
+            result(2, "e2e4", "c7c5", 90, 11),
+        ];
+        assert_eq!(
+            root.move_to_uci(choose(&root, &own, &results, true).best_move.unwrap()),
+            "e2e4"
+        );
+        let chosen = choose(&root, &own, &results, false);
+        assert_eq!(root.move_to_uci(chosen.best_move.unwrap()), "d2d4");
+        assert_eq!((chosen.depth, chosen.nodes), (12, 200));
+        let deeper = [
+            result(1, "e2e4", "e7e5", 10, 12),
+            result(2, "c2c4", "e7e5", 10, 13),
+        ];
+        let chosen = choose(&root, &own, &deeper, false);
+        assert_eq!(root.move_to_uci(chosen.best_move.unwrap()), "c2c4");
+        let tied = [result(1, "e2e4", "e7e5", 90, 12)];
+        let chosen = choose(&root, &own, &tied, false);
+        assert_eq!(root.move_to_uci(chosen.best_move.unwrap()), "d2d4");
     }
 
     #[test]
@@ -440,10 +480,10 @@ mod tests {
                 ..result(3, "e2e4", "", 900, 40)
             },
         ];
-        let chosen = choose(&root, &own, &results);
+        let chosen = choose(&root, &own, &results, true);
         assert_eq!(root.move_to_uci(chosen.best_move.unwrap()), "d2d4");
         // An illegal ponder move is dropped, not the result.
-        let chosen = choose(&root, &own, &[result(1, "e2e4", "e2e4", 80, 20)]);
+        let chosen = choose(&root, &own, &[result(1, "e2e4", "e2e4", 80, 20)], true);
         assert_eq!(root.move_to_uci(chosen.best_move.unwrap()), "e2e4");
         assert_eq!(chosen.ponder_move, None);
     }
