@@ -7,7 +7,7 @@ use crate::wire::{Control, CounterSnapshot, RankResult};
 use eldest_board::{Move, Position};
 use eldest_search::{
     Ballot, Engine, EntryExchange, IterationReport, Score, ScoreBound, SearchControl, SearchLimits,
-    SearchOutcome, lazy_vote, uci_score,
+    SearchOutcome, choose_ballot, uci_score,
 };
 use eldest_tt::MATE;
 use eldest_uci::{SearchRequest, SearchRunner};
@@ -228,15 +228,7 @@ pub fn choose(root: &Position, own: &SearchOutcome, results: &[RankResult], vote
         candidates.push((ballot, outcome));
     }
     let ballots: Vec<Ballot> = candidates.iter().map(|(ballot, _)| *ballot).collect();
-    let chosen = if vote {
-        lazy_vote(&ballots)
-    } else {
-        ballots
-            .iter()
-            .enumerate()
-            .max_by_key(|(i, ballot)| (ballot.depth, std::cmp::Reverse(*i)))
-            .map(|(i, _)| i)
-    };
+    let chosen = choose_ballot(&ballots, vote);
     match chosen {
         Some(index) => SearchOutcome {
             nodes,

@@ -12,7 +12,7 @@ use crate::hooks::{SearchHooks, Serial};
 use crate::limits::{SearchControl, SearchLimits, SearchOptions};
 use crate::parallel::ParallelAlgorithm;
 use crate::parallel::abdada::AbdadaHooks;
-use crate::parallel::lazy::{Ballot, lazy_helper_depth, lazy_vote};
+use crate::parallel::lazy::{Ballot, choose_ballot, lazy_helper_depth};
 use crate::parallel::pool::SearchPool;
 use crate::parallel::simplified_abdada::{
     CsTableKind, CurrentlySearching, DashCurrentlySearching, SimplifiedAbdadaHooks,
@@ -762,23 +762,15 @@ fn choose_result(results: Vec<Option<Completed>>, vote: bool) -> Option<Complete
         .flatten()
         .filter(|c| !c.pv.is_empty())
         .collect();
-    let index = if vote {
-        let ballots: Vec<Ballot> = results
-            .iter()
-            .map(|c| Ballot {
-                depth: c.depth,
-                score: c.score,
-                mv: c.pv[0],
-            })
-            .collect();
-        lazy_vote(&ballots)?
-    } else {
-        results
-            .iter()
-            .enumerate()
-            .max_by_key(|(i, c)| (c.depth, std::cmp::Reverse(*i)))
-            .map(|(i, _)| i)?
-    };
+    let ballots: Vec<Ballot> = results
+        .iter()
+        .map(|c| Ballot {
+            depth: c.depth,
+            score: c.score,
+            mv: c.pv[0],
+        })
+        .collect();
+    let index = choose_ballot(&ballots, vote)?;
     Some(results.swap_remove(index))
 }
 

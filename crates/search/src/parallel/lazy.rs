@@ -98,6 +98,35 @@ pub fn lazy_vote(ballots: &[Ballot]) -> Option<usize> {
         .map(|(i, _)| i)
 }
 
+/// Which result to report, between threads or between a cluster's ranks: the vote's choice ([`lazy_vote`]), or
+/// without `vote` (a depth limit, several lines) the deepest ballot, the lowest index on a tie.
+///
+/// # Examples
+///
+/// ```
+/// use eldest_board::Position;
+/// use eldest_search::{Ballot, choose_ballot};
+///
+/// let p = Position::startpos();
+/// let (e4, d4) = (p.parse_uci_move("e2e4").unwrap(), p.parse_uci_move("d2d4").unwrap());
+/// // Two helpers one ply short agree on e4 with a better score: they win a vote, not a depth limit.
+/// let ballots = [Ballot { depth: 12, score: 30, mv: d4 }, Ballot { depth: 11, score: 90, mv: e4 },
+///                Ballot { depth: 11, score: 90, mv: e4 }];
+/// assert_eq!(choose_ballot(&ballots, true), Some(1));
+/// assert_eq!(choose_ballot(&ballots, false), Some(0));
+/// assert_eq!(choose_ballot(&[], false), None);
+/// ```
+pub fn choose_ballot(ballots: &[Ballot], vote: bool) -> Option<usize> {
+    if vote {
+        return lazy_vote(ballots);
+    }
+    ballots
+        .iter()
+        .enumerate()
+        .max_by_key(|(i, b)| (b.depth, std::cmp::Reverse(*i)))
+        .map(|(i, _)| i)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
