@@ -7,7 +7,7 @@ use crate::wire::{Control, CounterSnapshot, RankResult};
 use eldest_board::{Move, Position};
 use eldest_search::{
     Ballot, Engine, EntryExchange, IterationReport, Score, ScoreBound, SearchControl, SearchLimits,
-    SearchOutcome, choose_ballot, uci_score,
+    SearchOutcome, choose_ballot, uci_score, vote_applies,
 };
 use eldest_tt::MATE;
 use eldest_uci::{SearchRequest, SearchRunner};
@@ -148,10 +148,7 @@ impl SearchRunner for FirstRankRunner {
         let results = link.collect_results(search, RESULT_TIMEOUT, early);
         link.end_search();
         log_counters(link, search, &own, before, &results);
-        // As between threads, no vote under a depth limit (a rank stopped by another's completion may hold an
-        // iteration short of it) nor with several lines (the first rank's lines are the ones shown).
-        let vote = limits.depth.is_none() && multi_pv <= 1;
-        let chosen = choose(root, &own, &results, vote);
+        let chosen = choose(root, &own, &results, vote_applies(limits, multi_pv));
         // The ranks' answer as the last line before `bestmove`: every rank's nodes, the vote's move and score.
         on_iteration(&IterationReport {
             depth: chosen.depth,
@@ -228,8 +225,7 @@ pub fn choose(root: &Position, own: &SearchOutcome, results: &[RankResult], vote
         candidates.push((ballot, outcome));
     }
     let ballots: Vec<Ballot> = candidates.iter().map(|(ballot, _)| *ballot).collect();
-    let chosen = choose_ballot(&ballots, vote);
-    match chosen {
+    match choose_ballot(&ballots, vote) {
         Some(index) => SearchOutcome {
             nodes,
             ..candidates.swap_remove(index).1

@@ -12,7 +12,7 @@ use crate::hooks::{SearchHooks, Serial};
 use crate::limits::{SearchControl, SearchLimits, SearchOptions};
 use crate::parallel::ParallelAlgorithm;
 use crate::parallel::abdada::AbdadaHooks;
-use crate::parallel::lazy::{Ballot, choose_ballot, lazy_helper_depth};
+use crate::parallel::lazy::{Ballot, choose_ballot, lazy_helper_depth, vote_applies};
 use crate::parallel::pool::SearchPool;
 use crate::parallel::simplified_abdada::{
     CsTableKind, CurrentlySearching, DashCurrentlySearching, SimplifiedAbdadaHooks,
@@ -683,12 +683,8 @@ impl Engine {
         let nodes = self.last_stats.iter().map(|s| s.nodes).sum();
         // The ABDADAs share their deepest completed iteration: it competes too (ties go to the threads' own).
         results.push(completed.into_inner().unwrap_or_else(|e| e.into_inner()));
-        // As in Stockfish, the vote is skipped for a fixed depth (a helper's last completed iteration may be a
-        // ply short of the depth asked for) and with several lines (the main thread's lines are the ones shown).
-        let vote = algorithm == ParallelAlgorithm::Lazy
-            && settings.lazy_vote
-            && limits.depth.is_none()
-            && multi_pv == 1;
+        let vote =
+            algorithm == ParallelAlgorithm::Lazy && settings.lazy_vote && vote_applies(limits, multi_pv);
         let best = choose_result(results, vote);
         let fallback = if allowed.is_empty() { legal[0] } else { allowed[0] };
         let (best_move, ponder_move, score, depth) = match best {

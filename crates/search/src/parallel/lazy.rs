@@ -21,6 +21,7 @@
 //! # Ok::<(), eldest_tt::TableSizeError>(())
 //! ```
 
+use crate::limits::SearchLimits;
 use eldest_board::Move;
 use eldest_tt::MATE_IN_MAX_PLY;
 
@@ -96,6 +97,23 @@ pub fn lazy_vote(ballots: &[Ballot]) -> Option<usize> {
         .enumerate()
         .max_by_key(|(i, b)| (votes(b.mv), b.depth, b.score, std::cmp::Reverse(*i)))
         .map(|(i, _)| i)
+}
+
+/// Whether a search's result is put to the vote at all (Stockfish's rule): not under a depth limit, where a
+/// helper or rank stopped by another's completion may hold an iteration one ply short of the depth asked for,
+/// nor with several lines, whose shown lines are the main thread's.
+///
+/// # Examples
+///
+/// ```
+/// use eldest_search::{SearchLimits, vote_applies};
+///
+/// assert!(vote_applies(&SearchLimits::default(), 1));
+/// assert!(!vote_applies(&SearchLimits { depth: Some(8), ..SearchLimits::default() }, 1));
+/// assert!(!vote_applies(&SearchLimits::default(), 3));
+/// ```
+pub fn vote_applies(limits: &SearchLimits, multi_pv: usize) -> bool {
+    limits.depth.is_none() && multi_pv <= 1
 }
 
 /// Which result to report, between threads or between a cluster's ranks: the vote's choice ([`lazy_vote`]), or
