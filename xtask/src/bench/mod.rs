@@ -55,7 +55,7 @@ pub struct Args {
     #[arg(long)]
     oversubscribe: bool,
     /// Search every position to this depth [default: 16 for the short set and a positions file, the set's
-    /// depth for long (20) and game (19)].
+    /// depth for long (22) and game (19)].
     #[arg(long, conflicts_with = "movetime", value_parser = clap::value_parser!(u32).range(1..=100))]
     depth: Option<u32>,
     /// Search every position for this many milliseconds instead (no time-to-depth figures then).
