@@ -50,6 +50,10 @@ pub struct SearchParams {
     pub futility_base: i32,
     /// … plus this per ply of depth is at most alpha.
     pub futility_margin: i32,
+    /// History pruning of quiet moves applies at this remaining depth and below …
+    pub history_prune_max_depth: i32,
+    /// … to a quiet move (not a killer) whose butterfly history is below minus this per ply of depth.
+    pub history_prune_margin: i32,
     /// SEE pruning of losing captures applies at this remaining depth and below.
     pub see_noisy_max_depth: i32,
     /// A capture is pruned when it loses more than this many centipawns per ply of depth.
@@ -94,6 +98,8 @@ impl SearchParams {
         futility_max_depth: 6,
         futility_base: 100,
         futility_margin: 100,
+        history_prune_max_depth: 4,
+        history_prune_margin: 2048,
         see_noisy_max_depth: 3,
         see_noisy_margin: 100,
         lmr_base: 75,
@@ -271,6 +277,8 @@ pub static TUNABLES: &[Tunable] = &[
     tunable!("FutilityMaxDepth", futility_max_depth, 0..=12, step 1),
     tunable!("FutilityBase", futility_base, 0..=400, step 15),
     tunable!("FutilityMargin", futility_margin, 20..=300, step 10),
+    tunable!("HistoryPruneMaxDepth", history_prune_max_depth, 0..=10, step 1),
+    tunable!("HistoryPruneMargin", history_prune_margin, 256..=16384, step 256),
     tunable!("SeeNoisyMaxDepth", see_noisy_max_depth, 0..=8, step 1),
     tunable!("SeeNoisyMargin", see_noisy_margin, 20..=300, step 10),
     tunable!("LmrBase", lmr_base, 0..=200, step 10),

@@ -1180,6 +1180,15 @@ impl<H: SearchHooks> SearchContext<'_, '_, H> {
             if quiet && !PV && is_futile_quiet(params, self.worker.static_evals[ply], alpha, depth) {
                 return MoveOutcome::Pruned;
             }
+            // History pruning: a quiet move that has failed again and again at low depth (its ordering score is
+            // its history; the table move and the killers score above any history, so they are never pruned).
+            if quiet
+                && !PV
+                && depth <= params.history_prune_max_depth
+                && order < -params.history_prune_margin * depth
+            {
+                return MoveOutcome::Pruned;
+            }
             if !quiet
                 && depth <= params.see_noisy_max_depth
                 && is_losing_noisy(order)
