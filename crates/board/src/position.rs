@@ -607,6 +607,67 @@ impl Position {
         }
     }
 
+    /// Whether the legal move `mv` gives check, decided without playing it: a direct check by the piece that
+    /// lands on the destination, or a discovered check by a slider the move unmasks. Castling and en passant,
+    /// rare and with more than one piece moving, are answered by playing the move on a copy. Equal to
+    /// playing the move and asking [`in_check`](Position::in_check), at a fraction of the cost: the search
+    /// uses it to decide whether a move may be pruned before making it.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use eldest_board::Position;
+    ///
+    /// // Direct check: Bb5+ after 1.e4 d6 attacks the king on e8 along the opened diagonal.
+    /// let pos = Position::from_fen("rnbqkbnr/ppp1pppp/3p4/8/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2")?;
+    /// assert!(pos.gives_check(pos.parse_san("Bb5+")?));
+    /// assert!(!pos.gives_check(pos.parse_san("Nf3")?));
+    /// // Discovered check: the knight leaves the e-file and the rook on e1 sees the king on e8.
+    /// let pos = Position::from_fen("4k3/8/8/8/4N3/8/8/K3R3 w - - 0 1")?;
+    /// assert!(pos.gives_check(pos.parse_san("Nc5+")?));
+    /// for mv in pos.legal_moves().iter().copied() {
+    ///     let mut child = pos;
+    ///     child.play_unchecked(mv);
+    ///     assert_eq!(pos.gives_check(mv), child.in_check());
+    /// }
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    #[inline]
+    pub fn gives_check(&self, mv: Move) -> bool {
+        if matches!(mv.kind(), MoveKind::Castle | MoveKind::EnPassant) {
+            let mut child = *self;
+            child.play_unchecked(mv);
+            return child.in_check();
+        }
+        let us = self.side_to_move;
+        let their_king = self.king(!us);
+        let from = mv.from();
+        let to = mv.to();
+        let moving = self.kind_on(from).unwrap_or(PieceKind::Pawn);
+        let occupied = self.occupied().without(from) | Bitboard::from_square(to);
+        let direct = match mv.promotion().unwrap_or(moving) {
+            PieceKind::Pawn => pawn_attacks(us, to),
+            PieceKind::Knight => knight_attacks(to),
+            PieceKind::Bishop => bishop_attacks(to, occupied),
+            PieceKind::Rook => rook_attacks(to, occupied),
+            PieceKind::Queen => queen_attacks(to, occupied),
+            PieceKind::King => Bitboard::EMPTY,
+        };
+        if direct.contains(their_king) {
+            return true;
+        }
+        // A discovered check needs the vacated square on a line from the king to one of our sliders. The moved
+        // piece still counts among the sliders on its old square, harmlessly: were that square open to the king,
+        // the king would have been in check with the opponent to move.
+        let queens = self.pieces(PieceKind::Queen);
+        let ours = self.colored(us);
+        let rooks = (self.pieces(PieceKind::Rook) | queens) & ours;
+        let bishops = (self.pieces(PieceKind::Bishop) | queens) & ours;
+        rook_rays(their_king).contains(from) && (rook_attacks(their_king, occupied) & rooks).is_nonempty()
+            || bishop_rays(their_king).contains(from)
+                && (bishop_attacks(their_king, occupied) & bishops).is_nonempty()
+    }
+
     /// Puts or removes a piece: bitboards and key together, so they cannot drift apart.
     #[inline(always)]
     pub(crate) fn toggle(&mut self, color: Color, kind: PieceKind, square: Square) {

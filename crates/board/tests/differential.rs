@@ -325,6 +325,27 @@ fn legal_move_sets_match_shakmaty() {
 }
 
 #[test]
+fn gives_check_of_every_move_matches_shakmaty() {
+    check_all("gives_check", |pair, failures| {
+        let their_moves = their_moves_by_uci(&pair.theirs);
+        for (uci, mv) in our_moves_by_uci(&pair.ours) {
+            let Some(m) = their_moves.get(&uci) else {
+                continue;
+            };
+            let mut after = pair.theirs.clone();
+            after.play_unchecked(*m);
+            let ours = pair.ours.gives_check(mv);
+            if ours != after.is_check() {
+                failures.push(format!(
+                    "{uci}: gives_check {ours} vs shakmaty {}",
+                    after.is_check()
+                ));
+            }
+        }
+    });
+}
+
+#[test]
 fn san_of_every_move_matches_shakmaty_and_parses_back() {
     check_all("SAN", |pair, failures| {
         let their_moves = their_moves_by_uci(&pair.theirs);

@@ -97,6 +97,21 @@ proptest! {
         }
     }
 
+    /// Whether a move gives check, decided before the move, is whether the side to move is in check after it:
+    /// for every legal move of every position along a random game.
+    #[test]
+    fn gives_check_is_check_after_the_move(fen in start_fen(), choices in prop::collection::vec(any::<u16>(), 0..160)) {
+        let start = Position::from_fen(&fen).expect("start positions are valid");
+        let (positions, _) = play_choices(&start, &choices);
+        for pos in &positions {
+            for &mv in pos.legal_moves().iter() {
+                let mut child = *pos;
+                child.play_unchecked(mv);
+                prop_assert_eq!(pos.gives_check(mv), child.in_check(), "{} {:?}", pos, mv);
+            }
+        }
+    }
+
     /// Perft at depth 2 is the sum of the children's move counts, wherever a random game ends.
     #[test]
     fn perft_2_is_the_sum_of_the_childrens_move_counts(fen in start_fen(), choices in prop::collection::vec(any::<u16>(), 0..100)) {

@@ -1165,9 +1165,8 @@ impl<H: SearchHooks> SearchContext<'_, '_, H> {
         } = this;
         let params = self.shared.params;
         let quiet = !mv.is_noisy();
-        let mut child = *position;
-        child.play_unchecked(mv);
-        let gives_check = child.in_check();
+        // Decided before the move is made, so that a pruned move costs no make.
+        let gives_check = position.gives_check(mv);
         // Late-move pruning and SEE pruning at shallow depth, once a real score is in hand. Checks are never
         // pruned: a quiet check is how most short mates begin.
         if !root && !in_check && !gives_check && best_score > -MATE_IN_MAX_PLY && !is_deferred {
@@ -1198,6 +1197,9 @@ impl<H: SearchHooks> SearchContext<'_, '_, H> {
             }
         }
 
+        let mut child = *position;
+        child.play_unchecked(mv);
+        debug_assert_eq!(gives_check, child.in_check(), "gives_check of {mv:?} in {position}");
         let eldest = moves_searched == 0;
         if !eldest
             && !is_deferred
