@@ -635,14 +635,18 @@ impl Position {
     #[inline]
     pub fn gives_check(&self, mv: Move) -> bool {
         if matches!(mv.kind(), MoveKind::Castle | MoveKind::EnPassant) {
-            let mut child = *self;
-            child.play_unchecked(mv);
-            return child.in_check();
+            return self.gives_check_by_playing(mv);
         }
         let us = self.side_to_move;
         let their_king = self.king(!us);
         let from = mv.from();
         let to = mv.to();
+        // Most moves neither land on a line or a knight's jump from the king nor leave one: no check, and no
+        // need to know the piece.
+        let lines = rook_rays(their_king) | bishop_rays(their_king);
+        if !lines.contains(from) && !(lines | knight_attacks(their_king)).contains(to) {
+            return false;
+        }
         let moving = self.kind_on(from).unwrap_or(PieceKind::Pawn);
         let occupied = self.occupied().without(from) | Bitboard::from_square(to);
         let direct = match mv.promotion().unwrap_or(moving) {
@@ -666,6 +670,16 @@ impl Position {
         rook_rays(their_king).contains(from) && (rook_attacks(their_king, occupied) & rooks).is_nonempty()
             || bishop_rays(their_king).contains(from)
                 && (bishop_attacks(their_king, occupied) & bishops).is_nonempty()
+    }
+
+    /// [`gives_check`](Position::gives_check) for the moves that move two pieces: out of line, so that the copy of
+    /// the position is not paid for by every call.
+    #[cold]
+    #[inline(never)]
+    fn gives_check_by_playing(&self, mv: Move) -> bool {
+        let mut child = *self;
+        child.play_unchecked(mv);
+        child.in_check()
     }
 
     /// Puts or removes a piece: bitboards and key together, so they cannot drift apart.

@@ -4,7 +4,7 @@
 //! moves never pays for sorting the rest.
 
 use crate::see::{SEE_VALUE, see_ge};
-use eldest_board::{Color, MAX_MOVES, Move, MoveList, PieceKind, Position};
+use eldest_board::{Color, MAX_MOVES, Move, MoveList, PieceKind, Position, Stage};
 
 const TT_MOVE: i32 = 2_000_000_000;
 const GOOD_NOISY: i32 = 1_000_000;
@@ -184,7 +184,7 @@ pub enum PickerKind {
 /// assert_eq!(picker.next_best().map(|(mv, _)| mv), Some(tt_move));
 /// assert_eq!(picker.next_best().map(|(mv, _)| mv), Some(capture));
 /// ```
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub struct MovePicker {
     moves: MoveList,
     scores: [i32; MAX_MOVES],
@@ -214,13 +214,71 @@ impl MovePicker {
         killers: [Option<Move>; 2],
         history: &History,
     ) -> MovePicker {
-        let moves = match kind {
-            PickerKind::All => position.legal_moves(),
-            PickerKind::Noisy => position.noisy_moves(),
+        let mut picker = MovePicker::empty();
+        picker.refill(position, kind, tt_move, killers, history);
+        picker
+    }
+
+    /// A picker with no moves, to be [`refill`](MovePicker::refill)ed: the search keeps one per ply and fills it
+    /// in place, so a node neither copies nor clears its 1.5 KB of moves and scores.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use eldest_search::MovePicker;
+    ///
+    /// let mut picker = MovePicker::empty();
+    /// assert!(picker.is_empty());
+    /// assert_eq!(picker.next_best(), None);
+    /// ```
+    pub fn empty() -> MovePicker {
+        MovePicker {
+            moves: MoveList::new(),
+            scores: [0; MAX_MOVES],
+            next: 0,
+        }
+    }
+
+    /// Generates and scores the moves of `position` in place of the ones held, exactly as
+    /// [`new`](MovePicker::new) would.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use eldest_board::Position;
+    /// use eldest_search::{History, MovePicker, PickerKind};
+    ///
+    /// let (start, history) = (Position::startpos(), History::default());
+    /// let mut picker = MovePicker::empty();
+    /// picker.refill(&start, PickerKind::All, None, [None; 2], &history);
+    /// assert_eq!(picker.len(), 20);
+    /// picker.next_best();
+    /// // Refilling starts over: every move is there to pick again.
+    /// picker.refill(&start, PickerKind::Noisy, None, [None; 2], &history);
+    /// assert!(picker.is_empty());
+    /// ```
+    pub fn refill(
+        &mut self,
+        position: &Position,
+        kind: PickerKind,
+        tt_move: Option<Move>,
+        killers: [Option<Move>; 2],
+        history: &History,
+    ) {
+        let stage = match kind {
+            PickerKind::All => Stage::All,
+            PickerKind::Noisy => Stage::Noisy,
         };
-        let mut scores = [0; MAX_MOVES];
+        self.moves.clear();
+        self.next = 0;
+        position.generate_moves(stage, |set| {
+            for mv in set {
+                self.moves.push(mv);
+            }
+            false
+        });
         let us = position.side_to_move();
-        for (score, &mv) in scores.iter_mut().zip(moves.iter()) {
+        for (score, &mv) in self.scores.iter_mut().zip(self.moves.iter()) {
             *score = if Some(mv) == tt_move {
                 TT_MOVE
             } else if mv.is_noisy() {
@@ -250,11 +308,6 @@ impl MovePicker {
             } else {
                 history.score(us, mv)
             };
-        }
-        MovePicker {
-            moves,
-            scores,
-            next: 0,
         }
     }
 
@@ -329,12 +382,19 @@ impl MovePicker {
             self.moves.swap(start, best);
             self.scores.swap(start, best);
         } else if start == SELECTION_PICKS {
-            let mut rest: Vec<(i32, Move)> = (start..len).map(|i| (self.scores[i], self.moves[i])).collect();
-            // Stable, so equal scores keep generation order and the search stays deterministic.
-            rest.sort_by_key(|&(score, _)| std::cmp::Reverse(score));
-            for (offset, (score, mv)) in rest.into_iter().enumerate() {
-                self.scores[start + offset] = score;
-                self.moves[start + offset] = mv;
+            // Insertion sort, in place and stable (equal scores keep generation order, so the search stays
+            // deterministic); the remainder is a few dozen moves at most.
+            let moves = &mut self.moves[..];
+            for i in start + 1..len {
+                let (score, mv) = (self.scores[i], moves[i]);
+                let mut j = i;
+                while j > start && self.scores[j - 1] < score {
+                    self.scores[j] = self.scores[j - 1];
+                    moves[j] = moves[j - 1];
+                    j -= 1;
+                }
+                self.scores[j] = score;
+                moves[j] = mv;
             }
         }
         self.next += 1;
@@ -379,6 +439,49 @@ mod tests {
         let liked_at = order.iter().position(|&m| m == liked).unwrap();
         assert!(killer_at < liked_at);
         assert_eq!(order.len(), position.legal_moves().len());
+    }
+
+    #[test]
+    fn a_refilled_picker_picks_as_a_fresh_one() {
+        let fens = [
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "r1bqkbnr/pppp1ppp/2n5/4p3/3PP3/5N2/PPP2PPP/RNBQKB1R b KQkq - 0 3",
+            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+            "4k3/8/8/8/8/8/8/4K2r w - - 0 1",
+        ];
+        let mut history = History::default();
+        let mut reused = MovePicker::empty();
+        for (i, fen) in fens.iter().enumerate() {
+            let position = Position::from_fen(fen).unwrap();
+            // Uneven histories with ties, so that the order of equal scores matters too.
+            for (j, &mv) in position.legal_moves().iter().enumerate() {
+                if !mv.is_noisy() {
+                    history.update(position.side_to_move(), mv, 100 * ((i + j) % 3) as i32);
+                }
+            }
+            let killers = [position.quiet_moves().get(2).copied(), None];
+            for kind in [PickerKind::All, PickerKind::Noisy] {
+                let mut fresh = MovePicker::new(&position, kind, None, killers, &history);
+                let expected: Vec<(Move, i32)> = std::iter::from_fn(|| fresh.next_best()).collect();
+                // Left half-used by the previous position, then refilled.
+                reused.refill(&position, kind, None, killers, &history);
+                let picked: Vec<(Move, i32)> = std::iter::from_fn(|| reused.next_best()).collect();
+                assert_eq!(picked, expected, "{fen} {kind:?}");
+                reused.refill(&position, kind, None, killers, &history);
+                reused.next_best();
+            }
+        }
+    }
+
+    #[test]
+    fn the_remainder_is_sorted_stably_by_score() {
+        let position = Position::startpos();
+        let history = History::default();
+        let mut picker = MovePicker::new(&position, PickerKind::All, None, [None; 2], &history);
+        let picked: Vec<Move> = std::iter::from_fn(|| picker.next_best().map(|(mv, _)| mv)).collect();
+        // All twenty scores tie at zero: selection takes the first of the remaining moves each time, so the
+        // first picks come in generation order, and the sorted remainder keeps it.
+        assert_eq!(picked.as_slice(), &position.legal_moves()[..]);
     }
 
     #[test]

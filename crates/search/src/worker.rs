@@ -410,6 +410,9 @@ pub struct Worker {
     unwind_to: Option<(usize, i32)>,
     /// The network's accumulators of the current path (unused with PeSTO's tables).
     pub(crate) accumulators: AccumulatorStack,
+    /// The move picker of each ply, refilled in place by the node at that ply (a picker is 1.5 KB: made fresh
+    /// and moved at every node, it cost more than a tenth of a node's instructions in copies).
+    pickers: Box<[MovePicker]>,
 }
 
 /// A node of the current path as the ancestor checks re-probe it: its key, remaining depth and beta, and whether
@@ -496,6 +499,7 @@ impl Worker {
             ancestor_countdown: ANCESTOR_CHECK_INTERVAL,
             unwind_to: None,
             accumulators: AccumulatorStack::new(),
+            pickers: vec![MovePicker::empty(); MAX_PLY + 2].into_boxed_slice(),
         }
     }
 
@@ -854,7 +858,8 @@ impl<H: SearchHooks> SearchContext<'_, '_, H> {
         // The TT move is tried before any move is generated: when it cuts off, generation and ordering are
         // never paid for.
         let mut pending_tt_move = tt_move.filter(|&mv| position.is_legal(mv));
-        let mut picker: Option<MovePicker> = None;
+        // Whether this ply's picker holds this node's moves yet (it is filled once the table move is done).
+        let mut picker_filled = false;
         let original_alpha = alpha;
         let mut best_score = -INFINITY;
         let mut best_move = None;
@@ -886,19 +891,11 @@ impl<H: SearchHooks> SearchContext<'_, '_, H> {
                     self.hooks
                         .split_pool(depth, !PV && !in_check && static_eval >= beta, moves_searched)
             {
-                let picker = picker.get_or_insert_with(|| {
-                    MovePicker::new(
-                        position,
-                        PickerKind::All,
-                        tt_move,
-                        self.worker.killers[ply],
-                        &self.worker.history,
-                    )
-                });
+                self.fill_picker(&mut picker_filled, position, ply, tt_move);
                 // Each brother with its place in the move loop, as the serial loop would have counted it.
                 let mut brothers = Vec::new();
                 let mut quiets = quiets_tried.len();
-                while let Some((mv, order)) = picker.next_best() {
+                while let Some((mv, order)) = self.worker.pickers[ply].next_best() {
                     if Some(mv) != tt_move
                         && Some(mv) != excluded
                         && !(root && self.worker.is_root_move_ruled_out(mv))
@@ -962,18 +959,10 @@ impl<H: SearchHooks> SearchContext<'_, '_, H> {
             };
             let next = if let Some(mv) = pending_tt_move.take() {
                 Some(first_pass(mv, i32::MAX))
-            } else if let Some((mv, order)) = picker
-                .get_or_insert_with(|| {
-                    MovePicker::new(
-                        position,
-                        PickerKind::All,
-                        tt_move,
-                        self.worker.killers[ply],
-                        &self.worker.history,
-                    )
-                })
-                .next_best()
-            {
+            } else if let Some((mv, order)) = {
+                self.fill_picker(&mut picker_filled, position, ply, tt_move);
+                self.worker.pickers[ply].next_best()
+            } {
                 if Some(mv) == tt_move || Some(mv) == excluded {
                     continue;
                 }
@@ -1046,7 +1035,7 @@ impl<H: SearchHooks> SearchContext<'_, '_, H> {
         }
 
         if moves_searched == 0 {
-            if picker.as_ref().is_some_and(MovePicker::is_empty) {
+            if picker_filled && self.worker.pickers[ply].is_empty() {
                 return if in_check { -MATE + ply as i32 } else { DRAW };
             }
             // Every move was pruned or excluded (MultiPV at the root): nothing proven here.
@@ -1165,41 +1154,33 @@ impl<H: SearchHooks> SearchContext<'_, '_, H> {
         } = this;
         let params = self.shared.params;
         let quiet = !mv.is_noisy();
-        // Decided before the move is made, so that a pruned move costs no make.
-        let gives_check = position.gives_check(mv);
         // Late-move pruning and SEE pruning at shallow depth, once a real score is in hand. Checks are never
-        // pruned: a quiet check is how most short mates begin.
-        if !root && !in_check && !gives_check && best_score > -MATE_IN_MAX_PLY && !is_deferred {
+        // pruned: a quiet check is how most short mates begin. Whether the move checks is asked last, of the
+        // position before the move: a pruned move costs no make, and a searched one no check test.
+        if !root && !in_check && best_score > -MATE_IN_MAX_PLY && !is_deferred {
             let late_quiets = (params.lmp_base + depth * depth) as usize / (2 - usize::from(improving));
-            if quiet && !PV && depth <= params.lmp_max_depth && quiets_tried >= late_quiets {
-                return MoveOutcome::Pruned;
-            }
-            // Futility pruning: the margin is what a quiet move gains at most in a few plies, bar tactics (checks
-            // are kept above).
-            if quiet && !PV && is_futile_quiet(params, self.worker.static_evals[ply], alpha, depth) {
-                return MoveOutcome::Pruned;
-            }
-            // History pruning: a quiet move that has failed again and again at low depth (its ordering score is
-            // its history; the table move and the killers score above any history, so they are never pruned).
-            if quiet
-                && !PV
-                && depth <= params.history_prune_max_depth
-                && order < -params.history_prune_margin * depth
-            {
-                return MoveOutcome::Pruned;
-            }
-            if !quiet
-                && depth <= params.see_noisy_max_depth
-                && is_losing_noisy(order)
-                && !see_ge(position, mv, -params.see_noisy_margin * depth)
-            {
+            let prunable = if quiet {
+                !PV && (depth <= params.lmp_max_depth && quiets_tried >= late_quiets
+                    // Futility pruning: the margin is what a quiet move gains at most in a few plies, bar tactics
+                    // (checks are kept).
+                    || is_futile_quiet(params, self.worker.static_evals[ply], alpha, depth)
+                    // History pruning: a quiet move that has failed again and again at low depth (its ordering
+                    // score is its history; the table move and the killers score above any history, so they are
+                    // never pruned).
+                    || depth <= params.history_prune_max_depth && order < -params.history_prune_margin * depth)
+            } else {
+                depth <= params.see_noisy_max_depth
+                    && is_losing_noisy(order)
+                    && !see_ge(position, mv, -params.see_noisy_margin * depth)
+            };
+            if prunable && !position.gives_check(mv) {
                 return MoveOutcome::Pruned;
             }
         }
 
         let mut child = *position;
         child.play_unchecked(mv);
-        debug_assert_eq!(gives_check, child.in_check(), "gives_check of {mv:?} in {position}");
+        let gives_check = child.in_check();
         let eldest = moves_searched == 0;
         if !eldest
             && !is_deferred
@@ -1256,6 +1237,21 @@ impl<H: SearchHooks> SearchContext<'_, '_, H> {
         };
         self.worker.repetitions.pop();
         MoveOutcome::Searched(score)
+    }
+
+    /// Fills this ply's picker with the moves of the node at `ply`, once: the node's later calls find it filled.
+    fn fill_picker(&mut self, filled: &mut bool, position: &Position, ply: usize, tt_move: Option<Move>) {
+        if !*filled {
+            let worker = &mut *self.worker;
+            worker.pickers[ply].refill(
+                position,
+                PickerKind::All,
+                tt_move,
+                worker.killers[ply],
+                &worker.history,
+            );
+            *filled = true;
+        }
     }
 
     /// The static evaluation `raw` of `position` with this thread's correction history applied, kept clear of
@@ -1333,9 +1329,9 @@ impl<H: SearchHooks> SearchContext<'_, '_, H> {
         } else {
             PickerKind::Noisy
         };
-        let mut picker = MovePicker::new(position, kind, tt_move, [None; 2], &self.worker.history);
+        self.worker.pickers[ply].refill(position, kind, tt_move, [None; 2], &self.worker.history);
         let mut best_move = None;
-        while let Some((mv, order)) = picker.next_best() {
+        while let Some((mv, order)) = self.worker.pickers[ply].next_best() {
             // Out of check, captures that lose material cannot raise a quiet position's score.
             if !in_check && is_losing_noisy(order) {
                 continue;
@@ -1363,7 +1359,7 @@ impl<H: SearchHooks> SearchContext<'_, '_, H> {
                 }
             }
         }
-        if in_check && picker.is_empty() {
+        if in_check && self.worker.pickers[ply].is_empty() {
             return -MATE + ply as i32;
         }
         let result = SearchResult {
