@@ -459,13 +459,32 @@ impl Position {
     /// ```
     pub fn moves(&self, stage: Stage) -> MoveList {
         let mut list = MoveList::new();
+        self.moves_into(stage, &mut list);
+        list
+    }
+
+    /// Appends the legal moves of `stage` to `list`: [`moves`](Position::moves) without a new list, for a caller
+    /// that keeps its lists (the search refills one per ply instead of copying one out at every node).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use eldest_board::{MoveList, Position, Stage};
+    ///
+    /// let mut list = MoveList::new();
+    /// Position::startpos().moves_into(Stage::All, &mut list);
+    /// assert_eq!(list.len(), 20);
+    /// list.clear();
+    /// Position::startpos().moves_into(Stage::Noisy, &mut list);
+    /// assert!(list.is_empty());
+    /// ```
+    pub fn moves_into(&self, stage: Stage, list: &mut MoveList) {
         self.generate_moves(stage, |set| {
             for mv in set {
                 list.push(mv);
             }
             false
         });
-        list
     }
 
     /// All legal moves.

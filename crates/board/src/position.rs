@@ -643,7 +643,8 @@ impl Position {
         let to = mv.to();
         // Most moves neither land on a line or a knight's jump from the king nor leave one: no check, and no
         // need to know the piece.
-        let lines = rook_rays(their_king) | bishop_rays(their_king);
+        let (rook_lines, bishop_lines) = (rook_rays(their_king), bishop_rays(their_king));
+        let lines = rook_lines | bishop_lines;
         if !lines.contains(from) && !(lines | knight_attacks(their_king)).contains(to) {
             return false;
         }
@@ -667,9 +668,8 @@ impl Position {
         let ours = self.colored(us);
         let rooks = (self.pieces(PieceKind::Rook) | queens) & ours;
         let bishops = (self.pieces(PieceKind::Bishop) | queens) & ours;
-        rook_rays(their_king).contains(from) && (rook_attacks(their_king, occupied) & rooks).is_nonempty()
-            || bishop_rays(their_king).contains(from)
-                && (bishop_attacks(their_king, occupied) & bishops).is_nonempty()
+        rook_lines.contains(from) && (rook_attacks(their_king, occupied) & rooks).is_nonempty()
+            || bishop_lines.contains(from) && (bishop_attacks(their_king, occupied) & bishops).is_nonempty()
     }
 
     /// [`gives_check`](Position::gives_check) for the moves that move two pieces: out of line, so that the copy of

@@ -271,12 +271,7 @@ impl MovePicker {
         };
         self.moves.clear();
         self.next = 0;
-        position.generate_moves(stage, |set| {
-            for mv in set {
-                self.moves.push(mv);
-            }
-            false
-        });
+        position.moves_into(stage, &mut self.moves);
         let us = position.side_to_move();
         for (score, &mv) in self.scores.iter_mut().zip(self.moves.iter()) {
             *score = if Some(mv) == tt_move {
