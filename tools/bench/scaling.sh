@@ -1,0 +1,81 @@
+#!/usr/bin/env bash
+# The long set at 1, 2, 4, 8 and 16 threads for all four algorithms, from prebuilt binaries, on a machine that
+# has no Rust toolchain and is lent for a fixed number of seconds (issue 11, item 5).
+#
+# The search depth is chosen on the machine itself: a one-thread run of the set at depth 16 says how fast the
+# machine is, and the script takes the deepest depth whose whole matrix (one 1-thread baseline and every
+# algorithm at every other thread count, about 7 times the 1-thread time on the 2-core VM's ratios) fits the
+# budget. If time is left after the first pass it runs the matrix again (a second repeat in its own folder).
+# Everything lands in one archive, so a lent machine's few returned files hold it all.
+#
+#   cargo build --release -p eldest -p xtask        # here
+#   BUDGET=500 OUT=/some/dir tools/bench/scaling.sh  # there; reads target/release/{eldest,xtask}
+#
+# Environment: ENGINE, XTASK (the binaries), OUT (where the archive and the log go), BUDGET (seconds for the
+# whole script), THREADS (default 1,2,4,8,16), HASH (MiB, default 256), DEPTHS (the candidates, deepest last).
+set -u
+ENGINE=${ENGINE:-target/release/eldest}
+XTASK=${XTASK:-target/release/xtask}
+OUT=${OUT:-target/scaling}
+BUDGET=${BUDGET:-500}
+THREADS=${THREADS:-1,2,4,8,16}
+HASH=${HASH:-256}
+DEPTHS=${DEPTHS:-16 17 18 19 20 21}
+# One thread's time at each depth over the time at depth 16, long set, 256 MiB (2-core AMD EPYC VM, 2026-11-28:
+# 22.3 s, 53.0 s and 126.8 s at depths 16, 18 and 20; odd depths interpolated geometrically).
+declare -A RATIO=([16]=1.0 [17]=1.54 [18]=2.38 [19]=3.67 [20]=5.69 [21]=8.8)
+MATRIX_FACTOR=7
+
+work=$(mktemp -d)
+mkdir -p "$OUT"
+log="$OUT/scaling.log"
+{
+    echo "# machine"
+    lscpu
+    echo "nproc: $(nproc)"
+    free -g
+    uptime
+} >"$work/machine.txt" 2>&1
+cat "$work/machine.txt" >"$log"
+
+seconds() { date +%s.%N; }
+calc() { awk "BEGIN { print $1 }"; }
+archive() { tar -C "$work" -czf "$OUT/scaling.tar.gz" . 2>>"$log"; }
+
+begin=$(seconds)
+"$ENGINE" bench --set long --hash "$HASH" 16 >"$work/calibration.txt" 2>&1 || {
+    echo "the engine did not run: $(tail -3 "$work/calibration.txt")" | tee -a "$log"
+    archive
+    exit 1
+}
+t16=$(calc "$(seconds) - $begin")
+echo "calibration: long set, 1 thread, depth 16: $t16 s" | tee -a "$log"
+
+depth=16
+for candidate in $DEPTHS; do
+    used=$SECONDS
+    predicted=$(calc "$t16 * ${RATIO[$candidate]} * $MATRIX_FACTOR")
+    if [ "$(calc "($used + $predicted < $BUDGET) ? 1 : 0")" = 1 ]; then
+        depth=$candidate
+    fi
+done
+echo "depth $depth (predicted matrix $(calc "$t16 * ${RATIO[$depth]} * $MATRIX_FACTOR") s)" | tee -a "$log"
+
+pass=1
+while :; do
+    pass_begin=$SECONDS
+    "$XTASK" bench --engine "$ENGINE" --set long --depth "$depth" --threads "$THREADS" --repeat 1 \
+        --hash "$HASH" --out "$work/pass$pass" 2>&1 | tr '\r' '\n' | grep -v '^\s*$' >>"$log"
+    pass_seconds=$((SECONDS - pass_begin))
+    echo "pass $pass: $pass_seconds s" | tee -a "$log"
+    archive
+    if [ ! -f "$work/pass$pass/summary.md" ]; then
+        echo "pass $pass wrote no summary: see the log" | tee -a "$log"
+        tail -5 "$log"
+        break
+    fi
+    cat "$work/pass$pass/summary.md"
+    pass=$((pass + 1))
+    [ $((SECONDS + pass_seconds + 10)) -lt "$BUDGET" ] || break
+done
+echo "done in $SECONDS s" | tee -a "$log"
