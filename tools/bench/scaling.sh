@@ -12,13 +12,15 @@
 #   BUDGET=500 OUT=/some/dir tools/bench/scaling.sh  # there; reads target/release/{eldest,xtask}
 #
 # Environment: ENGINE, XTASK (the binaries), OUT (where the archive and the log go), BUDGET (seconds for the
-# whole script), THREADS (default 1,2,4,8,16), HASH (MiB, default 256), DEPTHS (the candidates, deepest last).
+# whole script), THREADS (default 1,2,4,8,16), HASH (MiB, default 256), DEPTHS (the candidates, deepest last),
+# EXTRA (more `xtask bench` flags, e.g. `--algorithms ybwc --split-group 5`).
 set -u
 ENGINE=${ENGINE:-target/release/eldest}
 XTASK=${XTASK:-target/release/xtask}
 OUT=${OUT:-target/scaling}
 BUDGET=${BUDGET:-500}
 THREADS=${THREADS:-1,2,4,8,16}
+EXTRA=${EXTRA:-}
 HASH=${HASH:-256}
 DEPTHS=${DEPTHS:-16 17 18 19 20 21}
 # One thread's time at each depth over the time at depth 16, long set, 256 MiB (2-core AMD EPYC VM, 2026-11-28:
@@ -65,7 +67,7 @@ pass=1
 while :; do
     pass_begin=$SECONDS
     "$XTASK" bench --engine "$ENGINE" --set long --depth "$depth" --threads "$THREADS" --repeat 1 \
-        --hash "$HASH" --out "$work/pass$pass" 2>&1 | tr '\r' '\n' | grep -v '^\s*$' >>"$log"
+        --hash "$HASH" --out "$work/pass$pass" $EXTRA 2>&1 | tr '\r' '\n' | grep -v '^\s*$' >>"$log"
     pass_seconds=$((SECONDS - pass_begin))
     echo "pass $pass: $pass_seconds s" | tee -a "$log"
     archive

@@ -637,8 +637,11 @@ impl Engine {
                     expected_cut_sons: settings.ybwc_expected_cut_sons,
                     pool: &self.ybwc,
                 };
-                self.ybwc
-                    .start_search(settings.ybwc_copy_history, settings.ybwc_spin);
+                self.ybwc.start_search(
+                    settings.ybwc_copy_history,
+                    settings.ybwc_spin,
+                    settings.ybwc_split_group,
+                );
                 let plan = plan.with_hooks(&hooks);
                 let main = &mut workers[0];
                 let iterate = || plan.iterate(main, &shared, on_iteration);

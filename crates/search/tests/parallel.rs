@@ -330,6 +330,21 @@ fn ybwc_splits_counts_the_helpers_nodes_and_finds_mates_with_spinning_sleeping_h
 }
 
 #[test]
+fn ybwc_with_a_split_group_of_two_still_splits_counts_and_finds_mates() {
+    let fen = "r1bq1rk1/ppp1nppp/4n3/3p3Q/3P4/1BP1B3/PP1N2PP/R4RK1 w - - 1 16";
+    let mut engine = Engine::new(16).unwrap();
+    let mut settings = options(ParallelAlgorithm::Ybwc.into(), 4);
+    settings.parallel.set_knob("SplitGroup", "2").unwrap();
+    assert_eq!(settings.parallel.ybwc_split_group, 2);
+    let (position, outcome) = search(&mut engine, fen, &depth(12), &settings);
+    assert!(position.is_legal(outcome.best_move.unwrap()));
+    let stats = engine.thread_stats();
+    let splits: u64 = stats.iter().map(|s| s.splits).sum();
+    assert!(splits > 0, "no split point was opened");
+    assert_finds_short_mates(&mut engine, &settings, "SplitGroup 2");
+}
+
+#[test]
 fn stop_is_honoured_and_all_threads_joined_under_random_stop_timing() {
     // Many short searches stopped at random moments: no deadlock, no panic, a legal move, no leaked marks.
     let mut state = 0x9e37_79b9_7f4a_7c15_u64;

@@ -204,6 +204,10 @@ pub struct ParallelSettings {
     /// YBWC: the sons a node still expected to fail high searches alone before it may split (1: only the eldest,
     /// as for every other node); each son that returns without a cutoff makes the node likelier an all node.
     pub ybwc_expected_cut_sons: usize,
+    /// YBWC: the most threads, the splitting one included, that search one split point's brothers (Crafty's
+    /// `smp_split_group`, 8; Stockfish 6's four slaves and their master, 5). The default, 256, offers every pool
+    /// thread a task at every split point.
+    pub ybwc_split_group: usize,
     /// YBWC: a thread joining a split point copies the splitting thread's history (32 KB); when false it keeps
     /// its own, learnt from the brothers it searched before.
     pub ybwc_copy_history: bool,
@@ -257,6 +261,7 @@ impl Default for ParallelSettings {
             ybwc_split_expected_cuts: true,
             ybwc_late_splits: true,
             ybwc_expected_cut_sons: 1,
+            ybwc_split_group: 256,
             ybwc_copy_history: false,
             ybwc_spin: true,
             abdada_min_depth: 3,
@@ -534,6 +539,15 @@ pub static KNOBS: &[Knob] = &[
         help: "YBWC: the sons a node still expected to fail high searches alone before it may split",
         get: |s| KnobValue::Int(s.ybwc_expected_cut_sons as i64),
         set: |s, v| s.ybwc_expected_cut_sons = int(v) as usize,
+    },
+    Knob {
+        name: "SplitGroup",
+        flag: "split-group",
+        algorithms: &[ParallelAlgorithm::Ybwc],
+        kind: KnobKind::Spin { min: 2, max: 256 },
+        help: "YBWC: the most threads (the splitting one included) that search one split point (Crafty 8, Stockfish 6 5; 256: all)",
+        get: |s| KnobValue::Int(s.ybwc_split_group as i64),
+        set: |s, v| s.ybwc_split_group = int(v) as usize,
     },
     Knob {
         name: "HelperHistory",

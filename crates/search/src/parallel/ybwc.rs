@@ -10,7 +10,8 @@
 //!   as Stockfish 6 offers a split after every move: a thread that becomes idle while a deep node is half-way
 //!   through its moves gets that node's remaining brothers, not the next small node below.
 //! - **Joining.** The split point's remaining moves form one list taken from with an atomic cursor; one task per
-//!   pool thread is offered, and a thread that becomes idle later steals a task not yet started and joins.
+//!   pool thread is offered (at most `SplitGroup`: Crafty lets 8 threads share a split point, Stockfish 6 five),
+//!   and a thread that becomes idle later steals a task not yet started and joins.
 //! - **What a helper copies.** Each pool thread keeps its own search state (history and tables stay warm in
 //!   its cache across split points and searches); joining a split point copies only the path: the repetition
 //!   list, the killers and the static evaluations of the plies above, and the root restrictions.
@@ -127,6 +128,8 @@ pub struct YbwcPool {
     /// `IdleSpin`: a thread waiting at its split point polls for the tasks' end (and for work) instead of
     /// sleeping until the last task wakes it.
     spin: AtomicBool,
+    /// `SplitGroup`: the most tasks a split point offers (each task is one thread's share of the brothers).
+    split_group: AtomicUsize,
 }
 
 impl YbwcPool {
@@ -148,6 +151,7 @@ impl YbwcPool {
             states: (0..threads.max(1)).map(|_| Mutex::new(Vec::new())).collect(),
             copy_history: AtomicBool::new(true),
             spin: AtomicBool::new(false),
+            split_group: AtomicUsize::new(usize::MAX),
         }
     }
 
@@ -180,8 +184,9 @@ impl YbwcPool {
     }
 
     /// A search starts: its main thread is the one working thread.
-    pub(crate) fn start_search(&self, copy_history: bool, spin: bool) {
+    pub(crate) fn start_search(&self, copy_history: bool, spin: bool, split_group: usize) {
         self.working.store(1, Ordering::Relaxed);
+        self.split_group.store(split_group, Ordering::Relaxed);
         self.copy_history.store(copy_history, Ordering::Relaxed);
         self.spin.store(spin, Ordering::Relaxed);
     }
@@ -191,6 +196,25 @@ impl YbwcPool {
         for states in &self.states {
             lock(states).iter_mut().for_each(Worker::clear);
         }
+    }
+
+    /// How many tasks a split point of `brothers` younger brothers offers: one per pool thread, at most
+    /// `SplitGroup`, and never more than there are brothers.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use eldest_search::YbwcPool;
+    ///
+    /// let pool = YbwcPool::new(16);
+    /// // Before a search sets SplitGroup, every thread may join.
+    /// assert_eq!(pool.split_tasks(30), 16);
+    /// assert_eq!(pool.split_tasks(3), 3);
+    /// ```
+    pub fn split_tasks(&self, brothers: usize) -> usize {
+        self.threads
+            .min(self.split_group.load(Ordering::Relaxed))
+            .min(brothers)
     }
 
     fn take_state(&self) -> (usize, Worker) {
@@ -293,7 +317,7 @@ impl<H: SearchHooks> SearchContext<'_, '_, H> {
             next: AtomicUsize::new(0),
             root_move_nodes: Mutex::new(Vec::new()),
         };
-        let tasks = pool.threads.min(brothers.len());
+        let tasks = pool.split_tasks(brothers.len());
         let job = SplitJob {
             shared: self.shared,
             hooks: self.hooks,
@@ -516,9 +540,26 @@ mod tests {
     #[test]
     fn the_pool_counts_idle_threads() {
         let pool = YbwcPool::new(2);
-        pool.start_search(true, false);
+        pool.start_search(true, false, 256);
         assert!(pool.has_idle_thread());
         pool.working.fetch_add(1, Ordering::Relaxed);
         assert!(!pool.has_idle_thread());
+    }
+
+    #[test]
+    fn a_split_point_offers_at_most_split_group_tasks() {
+        let pool = YbwcPool::new(16);
+        pool.start_search(false, true, 5);
+        assert_eq!(pool.split_tasks(30), 5);
+        assert_eq!(pool.split_tasks(4), 4);
+        pool.start_search(false, true, 256);
+        assert_eq!(pool.split_tasks(30), 16);
+        let small = YbwcPool::new(2);
+        small.start_search(false, true, 5);
+        assert_eq!(
+            small.split_tasks(30),
+            2,
+            "a group larger than the pool changes nothing"
+        );
     }
 }
