@@ -48,7 +48,11 @@ if [ ! -x "$out/bin/eldest" ]; then
         cp target/release/eldest "$out/bin/eldest"
     fi
 fi
-if [ ! -x "$out/bin/eldest-start" ]; then
+wants_start=false
+for opponent in $opponents; do
+    if [ "$opponent" = start ]; then wants_start=true; fi
+done
+if $wants_start && [ ! -x "$out/bin/eldest-start" ]; then
     # A worktree of its own and a target folder of its own: a shared one could hand back this checkout's binary.
     worktree=$(mktemp -d)
     git worktree add --detach "$worktree" "$start_revision"
@@ -58,10 +62,14 @@ if [ ! -x "$out/bin/eldest-start" ]; then
     rm -rf "$worktree-target"
 fi
 for engine in eldest eldest-start; do
-    echo "$engine: $("$out/bin/$engine" bench 2>/dev/null | tail -n 1)"
+    if [ -x "$out/bin/$engine" ]; then
+        echo "$engine: $("$out/bin/$engine" bench 2>/dev/null | tail -n 1)"
+    fi
 done
 
-stockfish="cmd=stockfish,option.Threads=1,option.Hash=16,option.UCI_LimitStrength=true"
+# Debian installs it as /usr/games/stockfish, which a root shell's PATH often lacks.
+stockfish_cmd=$(command -v stockfish || echo /usr/games/stockfish)
+stockfish="cmd=$stockfish_cmd,option.Threads=1,option.Hash=16,option.UCI_LimitStrength=true"
 for opponent in $opponents; do
     case $opponent in
         sf-*) spec="$stockfish,option.UCI_Elo=${opponent#sf-},name=$opponent" ;;
