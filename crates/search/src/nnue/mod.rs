@@ -148,7 +148,7 @@ const MAX_FILE_BYTES: usize = HEADER_BYTES
     + 4 * MAX_OUTPUT_BUCKETS;
 
 /// The net built into the binary (its name says its generation; docs/nnue.md says how it was made).
-const EMBEDDED_NET: &[u8] = include_bytes!("../../../../nets/eldest-5.nnue");
+const EMBEDDED_NET: &[u8] = include_bytes!("../../../../nets/eldest-6.nnue");
 /// The embedded net's name, as `EvalFile` shows it.
 ///
 /// # Examples
@@ -159,7 +159,7 @@ const EMBEDDED_NET: &[u8] = include_bytes!("../../../../nets/eldest-5.nnue");
 /// // The generation is in the name, so `EvalFile` tells which network a build plays with.
 /// assert!(EMBEDDED_NAME.starts_with("eldest-") && EMBEDDED_NAME.ends_with(".nnue"));
 /// ```
-pub const EMBEDDED_NAME: &str = "eldest-5.nnue";
+pub const EMBEDDED_NAME: &str = "eldest-6.nnue";
 
 /// The input of a `color` `kind` on `square` seen from `perspective`: the colour relative to the side and the
 /// square flipped vertically for Black, so that both sides see their own pieces the same way.
