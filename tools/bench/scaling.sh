@@ -27,6 +27,12 @@ DEPTHS=${DEPTHS:-16 17 18 19 20 21}
 # 22.3 s, 53.0 s and 126.8 s at depths 16, 18 and 20; odd depths interpolated geometrically).
 declare -A RATIO=([16]=1.0 [17]=1.54 [18]=2.38 [19]=3.67 [20]=5.69 [21]=8.8)
 MATRIX_FACTOR=7
+for candidate in $DEPTHS; do
+    if [ -z "${RATIO[$candidate]:-}" ]; then
+        echo "DEPTHS: no time ratio for depth '$candidate' (known: ${!RATIO[*]})" >&2
+        exit 2
+    fi
+done
 
 work=$(mktemp -d)
 mkdir -p "$OUT"
