@@ -145,7 +145,7 @@ fn tiny_bench_writes_every_file_and_compare_reads_them() {
 fn bad_options_are_refused_with_a_message() {
     let dir = scratch("bench-bad");
     let missing = dir.join("missing-eldest");
-    let cases: [&[&str]; 9] = [
+    let cases: [&[&str]; 11] = [
         &["bench", "--engine", missing.to_str().unwrap()],
         &["bench", "--algorithms", "lazy,dts"],
         &["bench", "--threads", "0"],
@@ -155,6 +155,14 @@ fn bad_options_are_refused_with_a_message() {
         &["bench", "--set", "long", "--positions", "x.epd"],
         &["bench", "--keep-tables"],
         &["bench", "--signature", "--set", "game"],
+        &["bench", "--variant", "ybwc --min-split-depth 0"],
+        &[
+            "bench",
+            "--variant",
+            "ybwc --min-split-depth 2",
+            "--min-split-depth",
+            "3",
+        ],
     ];
     for args in cases {
         let output = xtask(args);
@@ -178,6 +186,57 @@ fn bad_options_are_refused_with_a_message() {
         String::from_utf8_lossy(&output.stderr).contains("not a result file"),
         "{output:?}"
     );
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn a_variants_knobs_reach_the_engine() {
+    let engine = eldest();
+    let dir = scratch("bench-variants");
+    let out = dir.join("out");
+    let never_split = "ybwc --min-split-depth 64";
+    let always_split = "ybwc --min-split-depth 1 --split-only-when-idle false";
+    let output = xtask(&[
+        "bench",
+        "--engine",
+        engine.to_str().unwrap(),
+        "--variant",
+        never_split,
+        "--variant",
+        always_split,
+        "--threads",
+        "1,2",
+        "--oversubscribe",
+        "--depth",
+        "6",
+        "--repeat",
+        "1",
+        "--hash",
+        "8",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(output.status.success(), "{output:?}");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(stdout.contains(always_split), "{stdout}");
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("bench.json")).unwrap()).unwrap();
+    assert_eq!(
+        json["settings"]["algorithms"],
+        serde_json::json!([never_split, always_split])
+    );
+    let splits = |label: &str| -> u64 {
+        json["runs"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|run| run["algorithm"] == label && run["threads"] == 2)
+            .flat_map(|run| run["positions"].as_array().unwrap())
+            .map(|position| position["splits"].as_u64().unwrap())
+            .sum()
+    };
+    assert_eq!(splits(never_split), 0, "no node is 64 plies deep");
+    assert!(splits(always_split) > 0, "every node of two plies splits");
     std::fs::remove_dir_all(&dir).ok();
 }
 

@@ -37,7 +37,7 @@ pub struct BenchArgs {
     positions: Option<PathBuf>,
     /// A built-in position set: short (the 44 signature positions, depth 12), long (middlegames of 5-30 s each
     /// at one thread, depth 22) or game (consecutive positions of one game, searched in order with the table
-    /// and histories kept, depth 19).
+    /// and histories kept, depth 22).
     #[arg(long, conflicts_with = "positions")]
     set: Option<BenchSet>,
     /// Keep the table and histories between the positions of a --positions file (they follow each other in a

@@ -40,13 +40,15 @@ const BUSY_WARNING_PERCENT: f64 = 15.0;
                         cargo xtask bench --signature\n\nMetrics: docs/bench.md"
 )]
 pub struct Args {
-    /// Algorithms to compare, comma-separated.
-    #[arg(
-        long,
-        value_delimiter = ',',
-        default_value = "lazy,ybwc,abdada,simplified-abdada"
-    )]
+    /// Algorithms to compare, comma-separated [default: lazy,ybwc,abdada,simplified-abdada, or none when
+    /// --variant is given].
+    #[arg(long, value_delimiter = ',')]
     algorithms: Vec<ParallelAlgorithm>,
+    /// One more configuration: an algorithm and its knob flags in one quoted string, as "ybwc
+    /// --min-split-depth 2". Repeat it to compare knob values side by side in one interleaved run, all
+    /// against the same 1-thread baseline; such a row is labelled by its string.
+    #[arg(long = "variant", value_name = "ALGORITHM FLAGS")]
+    variants: Vec<String>,
     /// Thread counts, comma-separated (default: 1, 2, 4, … up to the logical CPUs, and the CPU count itself).
     /// One thread is always measured: it is the baseline.
     #[arg(long, value_delimiter = ',', value_parser = clap::value_parser!(u32).range(1..=256))]
@@ -55,7 +57,7 @@ pub struct Args {
     #[arg(long)]
     oversubscribe: bool,
     /// Search every position to this depth [default: 16 for the short set and a positions file, the set's
-    /// depth for long (22) and game (19)].
+    /// depth for long and game (22)].
     #[arg(long, conflicts_with = "movetime", value_parser = clap::value_parser!(u32).range(1..=100))]
     depth: Option<u32>,
     /// Search every position for this many milliseconds instead (no time-to-depth figures then).
@@ -164,14 +166,23 @@ fn settings(args: &Args, engine: &Path) -> Result<Settings, String> {
              anyway (such figures show contention, not scaling)"
         ));
     }
+    let mut knobs = args.knobs.to_flags();
     let mut algorithms: Vec<String> = Vec::new();
-    for algorithm in &args.algorithms {
-        let name = algorithm.name().to_string();
-        if !algorithms.contains(&name) {
-            algorithms.push(name);
+    let named: Vec<ParallelAlgorithm> = if args.algorithms.is_empty() && args.variants.is_empty() {
+        ParallelAlgorithm::ALL.to_vec()
+    } else {
+        args.algorithms.clone()
+    };
+    let labels = named
+        .iter()
+        .map(|algorithm| Ok(algorithm.name().to_string()))
+        .chain(args.variants.iter().map(|words| variant_label(words, &knobs)));
+    for label in labels {
+        let label = label?;
+        if !algorithms.contains(&label) {
+            algorithms.push(label);
         }
     }
-    let mut knobs = args.knobs.to_flags();
     let mut eval = args.eval.clone();
     if let Some(file) = &eval.file {
         // The engine may run elsewhere than here; bench.json names the net file wholly.
@@ -217,6 +228,50 @@ fn settings(args: &Args, engine: &Path) -> Result<Settings, String> {
             .map(|words| words.split_whitespace().map(str::to_string).collect())
             .unwrap_or_default(),
     })
+}
+
+/// The words of a `--variant`: an algorithm, then knob flags of the knob table.
+#[derive(clap::Parser, Debug)]
+#[command(name = "--variant", no_binary_name = true, disable_help_flag = true)]
+struct VariantWords {
+    algorithm: ParallelAlgorithm,
+    #[command(flatten)]
+    knobs: eldest_search::parallel::cli::KnobArgs,
+}
+
+/// A `--variant`'s configuration label, its words normalised (`ybwc --min-split-depth 2`): the runs carry it,
+/// and [`runner::run`] splits it back into the algorithm and its flags. A knob given for every configuration
+/// (`global_knobs`) cannot be set again by one variant: the engine would see it twice.
+fn variant_label(words: &str, global_knobs: &[String]) -> Result<String, String> {
+    use clap::Parser;
+    let parsed = VariantWords::try_parse_from(words.split_whitespace()).map_err(|e| {
+        // clap's message without its "error: " prefix and usage lines: this is one value of a larger command.
+        let message = e.to_string();
+        let lines: Vec<&str> = message
+            .lines()
+            .take_while(|line| !line.starts_with("Usage"))
+            .map(str::trim)
+            .filter(|line| !line.is_empty())
+            .collect();
+        format!(
+            "--variant {words:?}: {}",
+            lines.join(" ").trim_start_matches("error: ")
+        )
+    })?;
+    let flags = parsed.knobs.to_flags();
+    if let Some(twice) = flags
+        .iter()
+        .step_by(2)
+        .find(|flag| global_knobs.iter().step_by(2).any(|g| g == *flag))
+    {
+        return Err(format!(
+            "--variant {words:?} sets {twice}, which is also given for every configuration: give it in one place"
+        ));
+    }
+    Ok(std::iter::once(parsed.algorithm.name().to_string())
+        .chain(flags)
+        .collect::<Vec<_>>()
+        .join(" "))
 }
 
 /// Counts the positions of a file the way `eldest bench` reads it (it validates them itself).
@@ -349,4 +404,95 @@ fn measure(settings: &Settings, positions: usize, out: &Path) -> Result<(), Stri
         report.elapsed_s
     );
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_variant_is_labelled_by_its_normalised_words() {
+        assert_eq!(
+            variant_label("ybwc  --min-split-depth 2", &[]).unwrap(),
+            "ybwc --min-split-depth 2"
+        );
+        // Flags come back in the knob table's order, so one configuration has one label.
+        assert_eq!(
+            variant_label("abdada --cutoff-checks true --abdada-min-depth 4", &[]).unwrap(),
+            variant_label("abdada --abdada-min-depth 4 --cutoff-checks true", &[]).unwrap()
+        );
+        assert_eq!(variant_label("lazy", &[]).unwrap(), "lazy");
+    }
+
+    #[test]
+    fn a_bad_variant_is_refused_with_its_words() {
+        for words in [
+            "",
+            "alphabeta",
+            "ybwc --min-split-depth 0",
+            "ybwc --no-such-knob 1",
+            "ybwc 2",
+        ] {
+            let error = variant_label(words, &[]).unwrap_err();
+            assert!(error.starts_with(&format!("--variant {words:?}")), "{error}");
+        }
+        let global = ["--min-split-depth".to_string(), "4".to_string()];
+        let error = variant_label("ybwc --min-split-depth 2", &global).unwrap_err();
+        assert!(error.contains("also given for every configuration"), "{error}");
+        assert!(variant_label("ybwc --split-group 5", &global).is_ok());
+    }
+
+    #[test]
+    fn variants_run_beside_the_algorithms_against_one_baseline() {
+        use clap::Parser;
+        #[derive(clap::Parser)]
+        struct Cli {
+            #[command(flatten)]
+            args: Args,
+        }
+        let engine = Path::new("eldest");
+        let parse =
+            |words: &[&str]| Cli::try_parse_from(std::iter::once("bench").chain(words.iter().copied()));
+        let only_variants = parse(&[
+            "--variant",
+            "ybwc --min-split-depth 2",
+            "--variant",
+            "ybwc",
+            "--threads",
+            "2",
+            "--repeat",
+            "1",
+        ])
+        .unwrap();
+        let variants = settings(&only_variants.args, engine).unwrap();
+        assert_eq!(variants.algorithms, ["ybwc --min-split-depth 2", "ybwc"]);
+        let jobs = jobs(&variants);
+        assert_eq!(
+            jobs.iter().map(|j| (j.algorithm, j.threads)).collect::<Vec<_>>(),
+            [
+                ("ybwc --min-split-depth 2", 1),
+                ("ybwc --min-split-depth 2", 2),
+                ("ybwc", 2)
+            ],
+            "one baseline run a repeat, then each configuration"
+        );
+        let default = parse(&["--threads", "2"]).unwrap();
+        assert_eq!(
+            settings(&default.args, engine).unwrap().algorithms,
+            ParallelAlgorithm::ALL.map(|a| a.name().to_string())
+        );
+        let both = parse(&[
+            "--algorithms",
+            "lazy",
+            "--variant",
+            "abdada --cutoff-checks true",
+            "--threads",
+            "2",
+        ])
+        .unwrap();
+        assert_eq!(
+            settings(&both.args, engine).unwrap().algorithms,
+            ["lazy", "abdada --cutoff-checks true"]
+        );
+    }
 }

@@ -11,7 +11,8 @@ use std::time::Duration;
 /// One configuration to run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Job<'a> {
-    /// Algorithm name as `eldest bench --algorithm` takes it.
+    /// The configuration's label: an algorithm name as `eldest bench --algorithm` takes it, followed by the
+    /// knob flags of a `--variant` if it is one.
     pub algorithm: &'a str,
     /// Threads.
     pub threads: usize,
@@ -40,12 +41,9 @@ pub fn run(engine: &Path, settings: &Settings, job: Job<'_>, progress: &Progress
     if let Some(ms) = settings.movetime_ms {
         command.args(["--movetime", &ms.to_string()]);
     }
-    command.args([
-        "--threads",
-        &job.threads.to_string(),
-        "--algorithm",
-        job.algorithm,
-    ]);
+    let mut label = job.algorithm.split_whitespace();
+    let algorithm = label.next().ok_or("a configuration without an algorithm")?;
+    command.args(["--threads", &job.threads.to_string(), "--algorithm", algorithm]);
     command.args(["--hash", &settings.hash_mib.to_string(), "--json"]);
     if let Some(set) = &settings.set {
         command.args(["--set", set]);
@@ -55,7 +53,7 @@ pub fn run(engine: &Path, settings: &Settings, job: Job<'_>, progress: &Progress
             command.arg("--keep-tables");
         }
     }
-    command.args(&settings.knobs);
+    command.args(&settings.knobs).args(label);
     let what = format!("{} ×{} (repeat {})", job.algorithm, job.threads, job.repeat + 1);
     let mut child = command
         .stdin(Stdio::null())
