@@ -13,7 +13,10 @@
 #
 # Environment: ENGINE, XTASK (the binaries), OUT (where the archive and the log go), BUDGET (seconds for the
 # whole script), THREADS (default 1,2,4,8,16), HASH (MiB, default 256), DEPTHS (the candidates, deepest last),
-# EXTRA (more `xtask bench` flags, e.g. `--algorithms ybwc --split-group 5`).
+# EXTRA (more `xtask bench` flags, split at spaces, e.g. `--algorithms ybwc --split-group 5`), VARIANTS (knob
+# values side by side: `xtask bench --variant` strings separated by `;`, e.g. `ybwc --split-group 5;ybwc
+# --split-group 8` with EXTRA="--algorithms ybwc"), MATRIX_FACTOR (the matrix's time over the 1-thread run's,
+# default 7 for four algorithms at 2, 4, 8 and 16 threads: raise it when VARIANTS add configurations).
 set -u
 ENGINE=${ENGINE:-target/release/eldest}
 XTASK=${XTASK:-target/release/xtask}
@@ -21,12 +24,17 @@ OUT=${OUT:-target/scaling}
 BUDGET=${BUDGET:-500}
 THREADS=${THREADS:-1,2,4,8,16}
 EXTRA=${EXTRA:-}
+variant_args=()
+IFS=';' read -r -a variant_list <<<"${VARIANTS:-}"
+for variant in "${variant_list[@]}"; do
+    [ -n "${variant// /}" ] && variant_args+=(--variant "$variant")
+done
 HASH=${HASH:-256}
 DEPTHS=${DEPTHS:-16 17 18 19 20 21}
 # One thread's time at each depth over the time at depth 16, long set, 256 MiB (2-core AMD EPYC VM, 2026-11-28:
 # 22.3 s, 53.0 s and 126.8 s at depths 16, 18 and 20; odd depths interpolated geometrically).
 declare -A RATIO=([16]=1.0 [17]=1.54 [18]=2.38 [19]=3.67 [20]=5.69 [21]=8.8)
-MATRIX_FACTOR=7
+MATRIX_FACTOR=${MATRIX_FACTOR:-7}
 for candidate in $DEPTHS; do
     if [ -z "${RATIO[$candidate]:-}" ]; then
         echo "DEPTHS: no time ratio for depth '$candidate' (known: ${!RATIO[*]})" >&2
@@ -73,7 +81,7 @@ pass=1
 while :; do
     pass_begin=$SECONDS
     "$XTASK" bench --engine "$ENGINE" --set long --depth "$depth" --threads "$THREADS" --repeat 1 \
-        --hash "$HASH" --out "$work/pass$pass" $EXTRA 2>&1 | tr '\r' '\n' | grep -v '^\s*$' >>"$log"
+        --hash "$HASH" --out "$work/pass$pass" $EXTRA "${variant_args[@]}" 2>&1 | tr '\r' '\n' | grep -v '^\s*$' >>"$log"
     pass_seconds=$((SECONDS - pass_begin))
     echo "pass $pass: $pass_seconds s" | tee -a "$log"
     archive
