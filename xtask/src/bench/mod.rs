@@ -288,9 +288,14 @@ fn count_positions(path: &Path) -> Result<usize, String> {
     Ok(count)
 }
 
-/// The jobs in run order: per repeat, the 1-thread baseline, then every algorithm at every other thread count.
+/// The jobs in run order: per repeat, the 1-thread baseline, then every configuration at every other thread
+/// count. The baseline is the plain search: a first configuration's algorithm without a variant's knob flags.
 fn jobs(settings: &Settings) -> Vec<runner::Job<'_>> {
-    let baseline = settings.algorithms.first().map_or("lazy", String::as_str);
+    let baseline = settings
+        .algorithms
+        .first()
+        .and_then(|label| label.split_whitespace().next())
+        .unwrap_or("lazy");
     let mut jobs = Vec::new();
     for repeat in 0..settings.repeat {
         jobs.push(runner::Job {
@@ -469,12 +474,8 @@ mod tests {
         let jobs = jobs(&variants);
         assert_eq!(
             jobs.iter().map(|j| (j.algorithm, j.threads)).collect::<Vec<_>>(),
-            [
-                ("ybwc --min-split-depth 2", 1),
-                ("ybwc --min-split-depth 2", 2),
-                ("ybwc", 2)
-            ],
-            "one baseline run a repeat, then each configuration"
+            [("ybwc", 1), ("ybwc --min-split-depth 2", 2), ("ybwc", 2)],
+            "one baseline run a repeat, the plain search without a variant's flags, then each configuration"
         );
         let default = parse(&["--threads", "2"]).unwrap();
         assert_eq!(

@@ -63,7 +63,7 @@ impl PositionRun {
 /// One run of one configuration over every position.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Run {
-    /// Algorithm name.
+    /// The configuration: an algorithm name or a `--variant` label (the baseline's is a bare algorithm name).
     pub algorithm: String,
     /// Threads.
     pub threads: usize,
@@ -78,7 +78,8 @@ pub struct Run {
 /// What the bench was asked to do.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Settings {
-    /// Algorithms compared.
+    /// Configurations compared: algorithm names, and `--variant` labels (an algorithm followed by its knob flags,
+    /// `ybwc --min-split-depth 2`).
     pub algorithms: Vec<String>,
     /// Thread counts (1 is always measured: it is the baseline).
     pub threads: Vec<usize>,
