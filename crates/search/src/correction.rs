@@ -5,6 +5,8 @@
 //! decision that reads the static evaluation (reverse futility, null move, the improving flag).
 
 use eldest_board::{Color, PieceKind, Position};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicI16, Ordering};
 
 /// Entries per side; indexed by a hash of the two sides' pawn sets.
 const ENTRIES: usize = 16_384;
@@ -17,6 +19,9 @@ const MAX_WEIGHT: i32 = 16;
 
 /// Per side to move and pawn structure, the average amount by which the search's results differed from the
 /// static evaluation, with deeper results weighing more.
+///
+/// Like [`History`](crate::History), a table is private to its handle unless [`share`](CorrectionHistory::share)d
+/// (YBWC's threads may share one), its entries relaxed atomics whose concurrent updates may be lost, never torn.
 ///
 /// # Examples
 ///
@@ -34,15 +39,28 @@ const MAX_WEIGHT: i32 = 16;
 /// assert!(correction.corrected(&white, 0) > 0);
 /// assert_eq!(correction.corrected(&black, 0), 0);
 /// ```
-#[derive(Clone)]
 pub struct CorrectionHistory {
-    table: Box<[[i16; ENTRIES]; 2]>,
+    /// Indexed by `side × ENTRIES + pawn index`.
+    table: Arc<[AtomicI16]>,
 }
 
 impl Default for CorrectionHistory {
     fn default() -> CorrectionHistory {
         CorrectionHistory {
-            table: Box::new([[0; ENTRIES]; 2]),
+            table: (0..2 * ENTRIES).map(|_| AtomicI16::new(0)).collect(),
+        }
+    }
+}
+
+impl Clone for CorrectionHistory {
+    /// A private copy: updates to it are not seen by `self`, nor `self`'s by it.
+    fn clone(&self) -> CorrectionHistory {
+        CorrectionHistory {
+            table: self
+                .table
+                .iter()
+                .map(|entry| AtomicI16::new(entry.load(Ordering::Relaxed)))
+                .collect(),
         }
     }
 }
@@ -54,8 +72,13 @@ impl std::fmt::Debug for CorrectionHistory {
 }
 
 impl CorrectionHistory {
+    #[inline]
+    fn slot(&self, position: &Position) -> &AtomicI16 {
+        &self.table[position.side_to_move().index() * ENTRIES + pawn_index(position)]
+    }
+
     fn entry(&self, position: &Position) -> i32 {
-        i32::from(self.table[position.side_to_move().index()][pawn_index(position)])
+        i32::from(self.slot(position).load(Ordering::Relaxed))
     }
 
     /// `raw`, the static evaluation of `position`, corrected by what searches of positions with its pawns found.
@@ -96,21 +119,77 @@ impl CorrectionHistory {
     pub fn update(&mut self, position: &Position, depth: i32, raw: i32, searched: i32) {
         let target = ((searched - raw) * GRAIN).clamp(-LIMIT, LIMIT);
         let weight = (depth + 1).clamp(1, MAX_WEIGHT);
-        let slot = &mut self.table[position.side_to_move().index()][pawn_index(position)];
-        let value = (i32::from(*slot) * (256 - weight) + target * weight) / 256;
+        let slot = self.slot(position);
+        let value = (i32::from(slot.load(Ordering::Relaxed)) * (256 - weight) + target * weight) / 256;
         // Within ±LIMIT (16,384): a weighted mean of values within it, which fits an i16.
-        *slot = value.clamp(-LIMIT, LIMIT) as i16;
+        slot.store(value.clamp(-LIMIT, LIMIT) as i16, Ordering::Relaxed);
     }
 
-    /// Makes this table a copy of `other` in place (no allocation).
+    /// Makes this table's contents a copy of `other`'s in place (no allocation; nothing if both are one table).
+    ///
+    /// ```
+    /// use eldest_board::Position;
+    /// use eldest_search::CorrectionHistory;
+    /// let position = Position::startpos();
+    /// let (mut source, mut copy) = (CorrectionHistory::default(), CorrectionHistory::default());
+    /// source.update(&position, 8, 0, 200);
+    /// copy.copy_from(&source);
+    /// assert_eq!(copy.corrected(&position, 0), source.corrected(&position, 0));
+    /// ```
+    pub fn copy_from(&mut self, other: &CorrectionHistory) {
+        if self.is_shared_with(other) {
+            return;
+        }
+        for (to, from) in self.table.iter().zip(other.table.iter()) {
+            to.store(from.load(Ordering::Relaxed), Ordering::Relaxed);
+        }
+    }
+
+    /// A second handle on this very table: an update through either is seen through both.
+    ///
+    /// ```
+    /// use eldest_board::Position;
+    /// use eldest_search::CorrectionHistory;
+    /// let position = Position::startpos();
+    /// let master = CorrectionHistory::default();
+    /// let mut helper = master.share();
+    /// helper.update(&position, 8, 0, 200);
+    /// assert!(master.corrected(&position, 0) > 0);
+    /// assert!(helper.is_shared_with(&master) && !master.clone().is_shared_with(&master));
+    /// ```
+    pub fn share(&self) -> CorrectionHistory {
+        CorrectionHistory {
+            table: Arc::clone(&self.table),
+        }
+    }
+
+    /// Whether `self` and `other` are handles on one table.
     ///
     /// ```
     /// use eldest_search::CorrectionHistory;
-    /// let (source, mut copy) = (CorrectionHistory::default(), CorrectionHistory::default());
-    /// copy.copy_from(&source);
+    /// let correction = CorrectionHistory::default();
+    /// assert!(correction.share().is_shared_with(&correction));
     /// ```
-    pub fn copy_from(&mut self, other: &CorrectionHistory) {
-        *self.table = *other.table;
+    pub fn is_shared_with(&self, other: &CorrectionHistory) -> bool {
+        Arc::ptr_eq(&self.table, &other.table)
+    }
+
+    /// Stops sharing: if other handles on this table exist, this one gets a private copy of its contents.
+    ///
+    /// ```
+    /// use eldest_board::Position;
+    /// use eldest_search::CorrectionHistory;
+    /// let position = Position::startpos();
+    /// let master = CorrectionHistory::default();
+    /// let mut helper = master.share();
+    /// helper.make_private();
+    /// helper.update(&position, 8, 0, 200);
+    /// assert_eq!(master.corrected(&position, 0), 0);
+    /// ```
+    pub fn make_private(&mut self) {
+        if Arc::strong_count(&self.table) > 1 {
+            *self = self.clone();
+        }
     }
 
     /// Forgets everything (a new game).
@@ -125,7 +204,9 @@ impl CorrectionHistory {
     /// assert_eq!(correction.corrected(&position, 0), 0);
     /// ```
     pub fn clear(&mut self) {
-        self.table.iter_mut().for_each(|side| side.fill(0));
+        self.table
+            .iter()
+            .for_each(|entry| entry.store(0, Ordering::Relaxed));
     }
 }
 

@@ -638,7 +638,7 @@ impl Engine {
                     pool: &self.ybwc,
                 };
                 self.ybwc.start_search(
-                    settings.ybwc_copy_history,
+                    settings.ybwc_helper_history,
                     settings.ybwc_spin,
                     settings.ybwc_split_group,
                 );

@@ -62,7 +62,7 @@ pub use parallel::simplified_abdada::{
     CsTableKind, CurrentlySearching, DashCurrentlySearching, MoveMarks, SimplifiedAbdadaHooks,
     kerrigan_move_hash,
 };
-pub use parallel::ybwc::{YbwcHooks, YbwcPool};
+pub use parallel::ybwc::{HelperHistory, YbwcHooks, YbwcPool};
 pub use parallel::{
     KNOBS, Knob, KnobError, KnobKind, KnobValue, ParallelAlgorithm, ParallelSettings, ParseAlgorithmError,
     find_knob,

@@ -5,6 +5,8 @@
 
 use crate::see::{SEE_VALUE, see_ge};
 use eldest_board::{Color, MAX_MOVES, Move, MoveList, PieceKind, Position, Stage};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicI32, Ordering};
 
 const TT_MOVE: i32 = 2_000_000_000;
 const GOOD_NOISY: i32 = 1_000_000;
@@ -32,6 +34,11 @@ pub const HISTORY_MAX: i32 = 16_384;
 /// Butterfly history: how often a quiet move (by side, from, to) caused a beta cutoff, with gravity so that
 /// old successes fade.
 ///
+/// A table is private to its handle unless [`share`](History::share)d: YBWC's threads may all read and update
+/// one table, as Crafty's and Stockfish 6's threads share one history. The entries are relaxed atomics, so a
+/// concurrent update may be lost (a move's score is a heuristic, and losing a step of it now and then costs
+/// nothing) but is never undefined; on x86 and ARM a relaxed load or store is a plain one.
+///
 /// # Examples
 ///
 /// ```
@@ -46,21 +53,105 @@ pub const HISTORY_MAX: i32 = 16_384;
 /// let mut picker = MovePicker::new(&start, PickerKind::All, None, [None; 2], &history);
 /// assert_eq!(picker.next_best(), Some((h3, 500)));
 /// ```
-#[derive(Clone)]
 pub struct History {
-    table: Box<[[[i32; 64]; 64]; 2]>,
+    /// Indexed by `side × 4096 + from × 64 + to`.
+    table: Arc<[AtomicI32]>,
 }
 
+const HISTORY_ENTRIES: usize = 2 * 64 * 64;
+
 impl History {
-    /// Makes this table a copy of `other` in place (no allocation).
+    /// Makes this table's contents a copy of `other`'s in place (no allocation; nothing if both are one table).
+    ///
+    /// ```
+    /// use eldest_board::{Color, Position};
+    /// use eldest_search::History;
+    /// let e4 = Position::startpos().parse_uci_move("e2e4").unwrap();
+    /// let (mut source, mut copy) = (History::default(), History::default());
+    /// source.update(Color::White, e4, 300);
+    /// copy.copy_from(&source);
+    /// assert_eq!(copy.score(Color::White, e4), 300);
+    /// ```
+    pub fn copy_from(&mut self, other: &History) {
+        if self.is_shared_with(other) {
+            return;
+        }
+        for (to, from) in self.table.iter().zip(other.table.iter()) {
+            to.store(from.load(Ordering::Relaxed), Ordering::Relaxed);
+        }
+    }
+
+    /// A second handle on this very table: an update through either is seen through both.
+    ///
+    /// ```
+    /// use eldest_board::{Color, Position};
+    /// use eldest_search::History;
+    /// let e4 = Position::startpos().parse_uci_move("e2e4").unwrap();
+    /// let mut master = History::default();
+    /// let mut helper = master.share();
+    /// helper.update(Color::White, e4, 300);
+    /// assert_eq!(master.score(Color::White, e4), 300);
+    /// assert!(helper.is_shared_with(&master));
+    /// // A clone is a private copy.
+    /// let mut private = master.clone();
+    /// private.update(Color::White, e4, 300);
+    /// assert_eq!(master.score(Color::White, e4), 300);
+    /// ```
+    pub fn share(&self) -> History {
+        History {
+            table: Arc::clone(&self.table),
+        }
+    }
+
+    /// Whether `self` and `other` are handles on one table.
     ///
     /// ```
     /// use eldest_search::History;
-    /// let (source, mut copy) = (History::default(), History::default());
-    /// copy.copy_from(&source);
+    /// let history = History::default();
+    /// assert!(history.share().is_shared_with(&history));
+    /// assert!(!history.clone().is_shared_with(&history));
     /// ```
-    pub fn copy_from(&mut self, other: &History) {
-        *self.table = *other.table;
+    pub fn is_shared_with(&self, other: &History) -> bool {
+        Arc::ptr_eq(&self.table, &other.table)
+    }
+
+    /// Stops sharing: if other handles on this table exist, this one gets a private copy of its contents.
+    ///
+    /// ```
+    /// use eldest_board::{Color, Position};
+    /// use eldest_search::History;
+    /// let e4 = Position::startpos().parse_uci_move("e2e4").unwrap();
+    /// let mut master = History::default();
+    /// let mut helper = master.share();
+    /// helper.update(Color::White, e4, 300);
+    /// helper.make_private();
+    /// helper.update(Color::White, e4, 300);
+    /// assert!(!helper.is_shared_with(&master));
+    /// assert_eq!(master.score(Color::White, e4), 300);
+    /// assert!(helper.score(Color::White, e4) > 300);
+    /// ```
+    pub fn make_private(&mut self) {
+        if Arc::strong_count(&self.table) > 1 {
+            *self = self.clone();
+        }
+    }
+
+    #[inline]
+    fn entry(&self, color: Color, mv: Move) -> &AtomicI32 {
+        &self.table[(color as usize) << 12 | (mv.from() as usize) << 6 | mv.to() as usize]
+    }
+}
+
+impl Clone for History {
+    /// A private copy: updates to it are not seen by `self`, nor `self`'s by it.
+    fn clone(&self) -> History {
+        History {
+            table: self
+                .table
+                .iter()
+                .map(|entry| AtomicI32::new(entry.load(Ordering::Relaxed)))
+                .collect(),
+        }
     }
 }
 
@@ -73,7 +164,7 @@ impl std::fmt::Debug for History {
 impl Default for History {
     fn default() -> History {
         History {
-            table: Box::new([[[0; 64]; 64]; 2]),
+            table: (0..HISTORY_ENTRIES).map(|_| AtomicI32::new(0)).collect(),
         }
     }
 }
@@ -97,7 +188,7 @@ impl History {
     /// ```
     #[inline]
     pub fn score(&self, color: Color, mv: Move) -> i32 {
-        self.table[color as usize][mv.from() as usize][mv.to() as usize]
+        self.entry(color, mv).load(Ordering::Relaxed)
     }
 
     /// Adds `bonus` (negative for a malus) with gravity: the closer to the bound, the smaller the step.
@@ -119,9 +210,12 @@ impl History {
     /// ```
     #[inline]
     pub fn update(&mut self, color: Color, mv: Move, bonus: i32) {
-        let entry = &mut self.table[color as usize][mv.from() as usize][mv.to() as usize];
+        let entry = self.entry(color, mv);
         let bonus = bonus.clamp(-HISTORY_MAX, HISTORY_MAX);
-        *entry += bonus - *entry * bonus.abs() / HISTORY_MAX;
+        // A load and a store, not a read-modify-write: another thread's step in between is lost, which a
+        // heuristic score can afford, and the entry stays within the bound either way.
+        let old = entry.load(Ordering::Relaxed);
+        entry.store(old + bonus - old * bonus.abs() / HISTORY_MAX, Ordering::Relaxed);
     }
 
     /// Forgets everything (a new game).
@@ -139,7 +233,9 @@ impl History {
     /// assert_eq!(history.score(Color::White, e4), 0);
     /// ```
     pub fn clear(&mut self) {
-        self.table.iter_mut().flatten().for_each(|row| row.fill(0));
+        self.table
+            .iter()
+            .for_each(|entry| entry.store(0, Ordering::Relaxed));
     }
 }
 

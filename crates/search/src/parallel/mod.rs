@@ -165,6 +165,7 @@ impl FromStr for ParallelAlgorithm {
 }
 
 pub use simplified_abdada::CsTableKind;
+pub use ybwc::HelperHistory;
 
 /// The algorithm and its research knobs. `Default` holds every knob's default (the only place it is written);
 /// [`KNOBS`] says how each is named, typed and bounded.
@@ -208,9 +209,9 @@ pub struct ParallelSettings {
     /// `smp_split_group`, 8; Stockfish 6's four slaves and their master, 5). The default, 256, offers every pool
     /// thread a task at every split point.
     pub ybwc_split_group: usize,
-    /// YBWC: a thread joining a split point copies the splitting thread's history (32 KB); when false it keeps
-    /// its own, learnt from the brothers it searched before.
-    pub ybwc_copy_history: bool,
+    /// YBWC: whether the threads share one history and correction history, each pool thread keeps its own, or
+    /// a thread joining a split point copies the splitting thread's.
+    pub ybwc_helper_history: HelperHistory,
     /// YBWC: while a search runs, idle pool threads poll for split-point work without sleeping (Crafty's and
     /// Stockfish 6's threads spin between split points); when false they sleep in rayon's idle loop and a split
     /// point wakes them.
@@ -262,7 +263,7 @@ impl Default for ParallelSettings {
             ybwc_late_splits: true,
             ybwc_expected_cut_sons: 1,
             ybwc_split_group: 256,
-            ybwc_copy_history: false,
+            ybwc_helper_history: HelperHistory::Own,
             ybwc_spin: true,
             abdada_min_depth: 3,
             abdada_enter_before_pruning: false,
@@ -553,10 +554,14 @@ pub static KNOBS: &[Knob] = &[
         name: "HelperHistory",
         flag: "helper-history",
         algorithms: &[ParallelAlgorithm::Ybwc],
-        kind: KnobKind::Combo(&["copy", "own"]),
-        help: "YBWC: a joining thread copies the splitting thread's history, or keeps its own",
-        get: |s| KnobValue::Word(if s.ybwc_copy_history { "copy" } else { "own" }),
-        set: |s, v| s.ybwc_copy_history = v == KnobValue::Word("copy"),
+        kind: KnobKind::Combo(HelperHistory::WORDS),
+        help: "YBWC: the threads share one history (Crafty, Stockfish 6), each keeps its own, or a joining thread copies the splitting thread's",
+        get: |s| KnobValue::Word(s.ybwc_helper_history.word()),
+        set: |s, v| {
+            if let KnobValue::Word(word) = v {
+                s.ybwc_helper_history = HelperHistory::from_word(word).unwrap_or(s.ybwc_helper_history);
+            }
+        },
     },
     Knob {
         name: "IdleSpin",

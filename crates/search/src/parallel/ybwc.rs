@@ -12,9 +12,10 @@
 //! - **Joining.** The split point's remaining moves form one list taken from with an atomic cursor; one task per
 //!   pool thread is offered (at most `SplitGroup`: Crafty lets 8 threads share a split point, Stockfish 6 five),
 //!   and a thread that becomes idle later steals a task not yet started and joins.
-//! - **What a helper copies.** Each pool thread keeps its own search state (history and tables stay warm in
-//!   its cache across split points and searches); joining a split point copies only the path: the repetition
-//!   list, the killers and the static evaluations of the plies above, and the root restrictions.
+//! - **What a helper copies.** Each pool thread keeps its own search state (its tables stay warm in its cache
+//!   across split points and searches); joining a split point copies only the path: the repetition list, the
+//!   killers and the static evaluations of the plies above, and the root restrictions. What the threads learn
+//!   about moves (history, correction history) is governed by [`HelperHistory`].
 //! - **Cutoffs.** Every split point has a `Cutoff` flag linked to the flags of the split points opened below
 //!   it; a brother that fails high sets its split point's flag and, through the links, every flag below — so
 //!   each node checks one flag, its own innermost split point's, instead of walking the chain above it.
@@ -46,9 +47,62 @@ use crate::worker::{
     MoveInLoop, MoveOutcome, NodeFacts, SearchContext, SharedSearch, ThreadRole, ThreadStats, Worker,
 };
 use eldest_board::Move;
-use std::sync::atomic::{AtomicBool, AtomicI32, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU8, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Instant;
+
+/// YBWC's `HelperHistory`: where the history and the correction history a split point's task reads and
+/// updates live.
+///
+/// # Examples
+///
+/// ```
+/// use eldest_search::{HelperHistory, ParallelSettings};
+///
+/// let mut settings = ParallelSettings::default();
+/// settings.set_knob("HelperHistory", "shared").unwrap();
+/// assert_eq!(settings.ybwc_helper_history, HelperHistory::Shared);
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum HelperHistory {
+    /// One table for the whole search, read and updated by every thread (Crafty, Stockfish 6): what one thread
+    /// learns in its brothers orders the others' moves at once, and the main thread's iterative deepening sees
+    /// all of it.
+    Shared,
+    /// Each pool thread keeps its own, learnt from the brothers it searched (in this search and earlier ones);
+    /// the main thread's table learns only from the nodes it searches outside split points.
+    Own,
+    /// A task copies the splitting thread's tables when it joins (32 + 64 KB) and keeps what it learns to itself.
+    Copy,
+}
+
+impl HelperHistory {
+    /// The knob's words, in [`HelperHistory`]'s order.
+    pub(crate) const WORDS: &'static [&'static str] = &["shared", "own", "copy"];
+
+    /// The knob's word.
+    ///
+    /// ```
+    /// use eldest_search::HelperHistory;
+    /// assert_eq!(HelperHistory::Own.word(), "own");
+    /// ```
+    pub fn word(self) -> &'static str {
+        Self::WORDS[self as usize]
+    }
+
+    /// The setting a knob word names (`None` for an unknown word).
+    ///
+    /// ```
+    /// use eldest_search::HelperHistory;
+    /// assert_eq!(HelperHistory::from_word("copy"), Some(HelperHistory::Copy));
+    /// assert_eq!(HelperHistory::from_word("merged"), None);
+    /// ```
+    pub fn from_word(word: &str) -> Option<HelperHistory> {
+        [HelperHistory::Shared, HelperHistory::Own, HelperHistory::Copy]
+            .into_iter()
+            .find(|setting| setting.word() == word)
+    }
+}
 
 /// YBWC as hooks: which nodes split, and the pool that searches their younger brothers.
 ///
@@ -123,8 +177,8 @@ pub struct YbwcPool {
     working: AtomicUsize,
     /// Per pool thread, states not in use (a thread may need several: a task inside a wait inside a task).
     states: Vec<Mutex<Vec<Worker>>>,
-    /// `HelperHistory`: a joining state copies the splitting thread's history (true) or keeps its own.
-    copy_history: AtomicBool,
+    /// `HelperHistory`, as `HelperHistory as u8`.
+    helper_history: AtomicU8,
     /// `IdleSpin`: a thread waiting at its split point polls for the tasks' end (and for work) instead of
     /// sleeping until the last task wakes it.
     spin: AtomicBool,
@@ -149,7 +203,7 @@ impl YbwcPool {
             threads: threads.max(1),
             working: AtomicUsize::new(0),
             states: (0..threads.max(1)).map(|_| Mutex::new(Vec::new())).collect(),
-            copy_history: AtomicBool::new(true),
+            helper_history: AtomicU8::new(HelperHistory::Own as u8),
             spin: AtomicBool::new(false),
             split_group: AtomicUsize::new(usize::MAX),
         }
@@ -184,10 +238,10 @@ impl YbwcPool {
     }
 
     /// A search starts: its main thread is the one working thread.
-    pub(crate) fn start_search(&self, copy_history: bool, spin: bool, split_group: usize) {
+    pub(crate) fn start_search(&self, helper_history: HelperHistory, spin: bool, split_group: usize) {
         self.working.store(1, Ordering::Relaxed);
         self.split_group.store(split_group, Ordering::Relaxed);
-        self.copy_history.store(copy_history, Ordering::Relaxed);
+        self.helper_history.store(helper_history as u8, Ordering::Relaxed);
         self.spin.store(spin, Ordering::Relaxed);
     }
 
@@ -215,6 +269,14 @@ impl YbwcPool {
         self.threads
             .min(self.split_group.load(Ordering::Relaxed))
             .min(brothers)
+    }
+
+    fn helper_history(&self) -> HelperHistory {
+        match self.helper_history.load(Ordering::Relaxed) {
+            0 => HelperHistory::Shared,
+            1 => HelperHistory::Own,
+            _ => HelperHistory::Copy,
+        }
     }
 
     fn take_state(&self) -> (usize, Worker) {
@@ -372,11 +434,26 @@ impl<H: SearchHooks> SearchContext<'_, '_, H> {
 
 impl Worker {
     /// A pool thread's state joins a split point opened by `master` at `ply`: it takes the path, not the rest.
-    fn join_split(&mut self, master: &Worker, ply: usize, cutoff: &Arc<Cutoff>, copy_history: bool) {
+    fn join_split(&mut self, master: &Worker, ply: usize, cutoff: &Arc<Cutoff>, history: HelperHistory) {
         self.repetitions.clone_from(&master.repetitions);
-        if copy_history {
-            self.history.copy_from(&master.history);
-            self.correction.copy_from(&master.correction);
+        match history {
+            // The master's tables are the main thread's (a nested split point's master shares them already).
+            HelperHistory::Shared => {
+                if !self.history.is_shared_with(&master.history) {
+                    self.history = master.history.share();
+                    self.correction = master.correction.share();
+                }
+            }
+            HelperHistory::Own => {
+                self.history.make_private();
+                self.correction.make_private();
+            }
+            HelperHistory::Copy => {
+                self.history.make_private();
+                self.correction.make_private();
+                self.history.copy_from(&master.history);
+                self.correction.copy_from(&master.correction);
+            }
         }
         *self.killers = *master.killers;
         self.static_evals[..=ply].copy_from_slice(&master.static_evals[..=ply]);
@@ -449,12 +526,7 @@ impl<H: SearchHooks> SplitJob<'_, '_, H> {
             }
             let (_, worker) = state.get_or_insert_with(|| {
                 let (thread, mut worker) = pool.take_state();
-                worker.join_split(
-                    master,
-                    node.ply,
-                    &point.cutoff,
-                    pool.copy_history.load(Ordering::Relaxed),
-                );
+                worker.join_split(master, node.ply, &point.cutoff, pool.helper_history());
                 (thread, worker)
             });
             worker.stats = ThreadStats::default();
@@ -538,9 +610,42 @@ mod tests {
     }
 
     #[test]
+    fn a_joining_state_shares_owns_or_copies_the_masters_history_as_set() {
+        let position = eldest_board::Position::startpos();
+        let e4 = position.parse_uci_move("e2e4").unwrap();
+        let us = position.side_to_move();
+        let mut master = Worker::default();
+        master.history.update(us, e4, 300);
+        let cutoff = Cutoff::below(None);
+        let mut helper = Worker::default();
+
+        helper.join_split(&master, 0, &cutoff, HelperHistory::Copy);
+        assert_eq!(helper.history.score(us, e4), 300);
+        helper.history.update(us, e4, 300);
+        assert_eq!(master.history.score(us, e4), 300, "a copy learns alone");
+
+        helper.join_split(&master, 0, &cutoff, HelperHistory::Shared);
+        assert!(helper.history.is_shared_with(&master.history));
+        assert!(helper.correction.is_shared_with(&master.correction));
+        helper.history.update(us, e4, 1000);
+        assert_eq!(master.history.score(us, e4), helper.history.score(us, e4));
+        let learnt = master.history.score(us, e4);
+
+        helper.join_split(&master, 0, &cutoff, HelperHistory::Own);
+        assert!(!helper.history.is_shared_with(&master.history));
+        assert!(!helper.correction.is_shared_with(&master.correction));
+        helper.history.update(us, e4, -5000);
+        assert_eq!(
+            master.history.score(us, e4),
+            learnt,
+            "an own table keeps what it learns"
+        );
+    }
+
+    #[test]
     fn the_pool_counts_idle_threads() {
         let pool = YbwcPool::new(2);
-        pool.start_search(true, false, 256);
+        pool.start_search(HelperHistory::Copy, false, 256);
         assert!(pool.has_idle_thread());
         pool.working.fetch_add(1, Ordering::Relaxed);
         assert!(!pool.has_idle_thread());
@@ -549,13 +654,13 @@ mod tests {
     #[test]
     fn a_split_point_offers_at_most_split_group_tasks() {
         let pool = YbwcPool::new(16);
-        pool.start_search(false, true, 5);
+        pool.start_search(HelperHistory::Own, true, 5);
         assert_eq!(pool.split_tasks(30), 5);
         assert_eq!(pool.split_tasks(4), 4);
-        pool.start_search(false, true, 256);
+        pool.start_search(HelperHistory::Own, true, 256);
         assert_eq!(pool.split_tasks(30), 16);
         let small = YbwcPool::new(2);
-        small.start_search(false, true, 5);
+        small.start_search(HelperHistory::Own, true, 5);
         assert_eq!(
             small.split_tasks(30),
             2,
