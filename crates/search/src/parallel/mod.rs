@@ -263,7 +263,7 @@ impl Default for ParallelSettings {
             ybwc_late_splits: true,
             ybwc_expected_cut_sons: 1,
             ybwc_split_group: 256,
-            ybwc_helper_history: HelperHistory::Own,
+            ybwc_helper_history: HelperHistory::Shared,
             ybwc_spin: true,
             abdada_min_depth: 3,
             abdada_enter_before_pruning: false,
