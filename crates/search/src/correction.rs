@@ -4,9 +4,9 @@
 //! finds out, and the next evaluation of that structure starts closer to the truth — which sharpens every
 //! decision that reads the static evaluation (reverse futility, null move, the improving flag).
 
+use crate::learnt::{LearntTable, RelaxedCell};
 use eldest_board::{Color, PieceKind, Position};
-use std::sync::Arc;
-use std::sync::atomic::{AtomicI16, Ordering};
+use std::sync::atomic::AtomicI16;
 
 /// Entries per side; indexed by a hash of the two sides' pawn sets.
 const ENTRIES: usize = 16_384;
@@ -20,8 +20,8 @@ const MAX_WEIGHT: i32 = 16;
 /// Per side to move and pawn structure, the average amount by which the search's results differed from the
 /// static evaluation, with deeper results weighing more.
 ///
-/// Like [`History`](crate::History), a table is private to its handle unless [`share`](CorrectionHistory::share)d
-/// (YBWC's threads may share one), its entries relaxed atomics whose concurrent updates may be lost, never torn.
+/// Like [`History`](crate::History), a table is private to its owner (a clone is a private copy), except that
+/// YBWC's threads may share one.
 ///
 /// # Examples
 ///
@@ -39,28 +39,16 @@ const MAX_WEIGHT: i32 = 16;
 /// assert!(correction.corrected(&white, 0) > 0);
 /// assert_eq!(correction.corrected(&black, 0), 0);
 /// ```
+#[derive(Clone)]
 pub struct CorrectionHistory {
     /// Indexed by `side × ENTRIES + pawn index`.
-    table: Arc<[AtomicI16]>,
+    pub(crate) table: LearntTable<AtomicI16>,
 }
 
 impl Default for CorrectionHistory {
     fn default() -> CorrectionHistory {
         CorrectionHistory {
-            table: (0..2 * ENTRIES).map(|_| AtomicI16::new(0)).collect(),
-        }
-    }
-}
-
-impl Clone for CorrectionHistory {
-    /// A private copy: updates to it are not seen by `self`, nor `self`'s by it.
-    fn clone(&self) -> CorrectionHistory {
-        CorrectionHistory {
-            table: self
-                .table
-                .iter()
-                .map(|entry| AtomicI16::new(entry.load(Ordering::Relaxed)))
-                .collect(),
+            table: LearntTable::new(2 * ENTRIES),
         }
     }
 }
@@ -74,11 +62,12 @@ impl std::fmt::Debug for CorrectionHistory {
 impl CorrectionHistory {
     #[inline]
     fn slot(&self, position: &Position) -> &AtomicI16 {
-        &self.table[position.side_to_move().index() * ENTRIES + pawn_index(position)]
+        self.table
+            .cell(position.side_to_move().index() * ENTRIES + pawn_index(position))
     }
 
     fn entry(&self, position: &Position) -> i32 {
-        i32::from(self.slot(position).load(Ordering::Relaxed))
+        i32::from(self.slot(position).get())
     }
 
     /// `raw`, the static evaluation of `position`, corrected by what searches of positions with its pawns found.
@@ -120,9 +109,9 @@ impl CorrectionHistory {
         let target = ((searched - raw) * GRAIN).clamp(-LIMIT, LIMIT);
         let weight = (depth + 1).clamp(1, MAX_WEIGHT);
         let slot = self.slot(position);
-        let value = (i32::from(slot.load(Ordering::Relaxed)) * (256 - weight) + target * weight) / 256;
+        let value = (i32::from(slot.get()) * (256 - weight) + target * weight) / 256;
         // Within ±LIMIT (16,384): a weighted mean of values within it, which fits an i16.
-        slot.store(value.clamp(-LIMIT, LIMIT) as i16, Ordering::Relaxed);
+        slot.set(value.clamp(-LIMIT, LIMIT) as i16);
     }
 
     /// Makes this table's contents a copy of `other`'s in place (no allocation; nothing if both are one table).
@@ -137,59 +126,7 @@ impl CorrectionHistory {
     /// assert_eq!(copy.corrected(&position, 0), source.corrected(&position, 0));
     /// ```
     pub fn copy_from(&mut self, other: &CorrectionHistory) {
-        if self.is_shared_with(other) {
-            return;
-        }
-        for (to, from) in self.table.iter().zip(other.table.iter()) {
-            to.store(from.load(Ordering::Relaxed), Ordering::Relaxed);
-        }
-    }
-
-    /// A second handle on this very table: an update through either is seen through both.
-    ///
-    /// ```
-    /// use eldest_board::Position;
-    /// use eldest_search::CorrectionHistory;
-    /// let position = Position::startpos();
-    /// let master = CorrectionHistory::default();
-    /// let mut helper = master.share();
-    /// helper.update(&position, 8, 0, 200);
-    /// assert!(master.corrected(&position, 0) > 0);
-    /// assert!(helper.is_shared_with(&master) && !master.clone().is_shared_with(&master));
-    /// ```
-    pub fn share(&self) -> CorrectionHistory {
-        CorrectionHistory {
-            table: Arc::clone(&self.table),
-        }
-    }
-
-    /// Whether `self` and `other` are handles on one table.
-    ///
-    /// ```
-    /// use eldest_search::CorrectionHistory;
-    /// let correction = CorrectionHistory::default();
-    /// assert!(correction.share().is_shared_with(&correction));
-    /// ```
-    pub fn is_shared_with(&self, other: &CorrectionHistory) -> bool {
-        Arc::ptr_eq(&self.table, &other.table)
-    }
-
-    /// Stops sharing: if other handles on this table exist, this one gets a private copy of its contents.
-    ///
-    /// ```
-    /// use eldest_board::Position;
-    /// use eldest_search::CorrectionHistory;
-    /// let position = Position::startpos();
-    /// let master = CorrectionHistory::default();
-    /// let mut helper = master.share();
-    /// helper.make_private();
-    /// helper.update(&position, 8, 0, 200);
-    /// assert_eq!(master.corrected(&position, 0), 0);
-    /// ```
-    pub fn make_private(&mut self) {
-        if Arc::strong_count(&self.table) > 1 {
-            *self = self.clone();
-        }
+        self.table.copy_from(&other.table);
     }
 
     /// Forgets everything (a new game).
@@ -204,9 +141,7 @@ impl CorrectionHistory {
     /// assert_eq!(correction.corrected(&position, 0), 0);
     /// ```
     pub fn clear(&mut self) {
-        self.table
-            .iter()
-            .for_each(|entry| entry.store(0, Ordering::Relaxed));
+        self.table.clear();
     }
 }
 

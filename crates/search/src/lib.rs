@@ -34,6 +34,7 @@ mod engine;
 mod eval;
 mod exchange;
 mod hooks;
+mod learnt;
 mod limits;
 pub mod nnue;
 mod ordering;

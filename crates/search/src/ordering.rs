@@ -3,10 +3,10 @@
 //! captures last. Moves are scored once and picked best-first by selection, so a cutoff after the first few
 //! moves never pays for sorting the rest.
 
+use crate::learnt::{LearntTable, RelaxedCell};
 use crate::see::{SEE_VALUE, see_ge};
 use eldest_board::{Color, MAX_MOVES, Move, MoveList, PieceKind, Position, Stage};
-use std::sync::Arc;
-use std::sync::atomic::{AtomicI32, Ordering};
+use std::sync::atomic::AtomicI32;
 
 const TT_MOVE: i32 = 2_000_000_000;
 const GOOD_NOISY: i32 = 1_000_000;
@@ -34,10 +34,10 @@ pub const HISTORY_MAX: i32 = 16_384;
 /// Butterfly history: how often a quiet move (by side, from, to) caused a beta cutoff, with gravity so that
 /// old successes fade.
 ///
-/// A table is private to its handle unless [`share`](History::share)d: YBWC's threads may all read and update
-/// one table, as Crafty's and Stockfish 6's threads share one history. The entries are relaxed atomics, so a
-/// concurrent update may be lost (a move's score is a heuristic, and losing a step of it now and then costs
-/// nothing) but is never undefined; on x86 and ARM a relaxed load or store is a plain one.
+/// A table is private to its owner (a clone is a private copy), except that YBWC's threads may all read and
+/// update one, as Crafty's and Stockfish 6's threads share one history (`HelperHistory`). The entries are
+/// relaxed atomics, so a concurrent update may be lost (a move's score is a heuristic, and losing a step of it
+/// now and then costs nothing) but is never undefined; on x86 and ARM a relaxed load or store is a plain one.
 ///
 /// # Examples
 ///
@@ -53,9 +53,10 @@ pub const HISTORY_MAX: i32 = 16_384;
 /// let mut picker = MovePicker::new(&start, PickerKind::All, None, [None; 2], &history);
 /// assert_eq!(picker.next_best(), Some((h3, 500)));
 /// ```
+#[derive(Clone)]
 pub struct History {
     /// Indexed by `side × 4096 + from × 64 + to`.
-    table: Arc<[AtomicI32]>,
+    pub(crate) table: LearntTable<AtomicI32>,
 }
 
 const HISTORY_ENTRIES: usize = 2 * 64 * 64;
@@ -73,85 +74,13 @@ impl History {
     /// assert_eq!(copy.score(Color::White, e4), 300);
     /// ```
     pub fn copy_from(&mut self, other: &History) {
-        if self.is_shared_with(other) {
-            return;
-        }
-        for (to, from) in self.table.iter().zip(other.table.iter()) {
-            to.store(from.load(Ordering::Relaxed), Ordering::Relaxed);
-        }
-    }
-
-    /// A second handle on this very table: an update through either is seen through both.
-    ///
-    /// ```
-    /// use eldest_board::{Color, Position};
-    /// use eldest_search::History;
-    /// let e4 = Position::startpos().parse_uci_move("e2e4").unwrap();
-    /// let mut master = History::default();
-    /// let mut helper = master.share();
-    /// helper.update(Color::White, e4, 300);
-    /// assert_eq!(master.score(Color::White, e4), 300);
-    /// assert!(helper.is_shared_with(&master));
-    /// // A clone is a private copy.
-    /// let mut private = master.clone();
-    /// private.update(Color::White, e4, 300);
-    /// assert_eq!(master.score(Color::White, e4), 300);
-    /// ```
-    pub fn share(&self) -> History {
-        History {
-            table: Arc::clone(&self.table),
-        }
-    }
-
-    /// Whether `self` and `other` are handles on one table.
-    ///
-    /// ```
-    /// use eldest_search::History;
-    /// let history = History::default();
-    /// assert!(history.share().is_shared_with(&history));
-    /// assert!(!history.clone().is_shared_with(&history));
-    /// ```
-    pub fn is_shared_with(&self, other: &History) -> bool {
-        Arc::ptr_eq(&self.table, &other.table)
-    }
-
-    /// Stops sharing: if other handles on this table exist, this one gets a private copy of its contents.
-    ///
-    /// ```
-    /// use eldest_board::{Color, Position};
-    /// use eldest_search::History;
-    /// let e4 = Position::startpos().parse_uci_move("e2e4").unwrap();
-    /// let mut master = History::default();
-    /// let mut helper = master.share();
-    /// helper.update(Color::White, e4, 300);
-    /// helper.make_private();
-    /// helper.update(Color::White, e4, 300);
-    /// assert!(!helper.is_shared_with(&master));
-    /// assert_eq!(master.score(Color::White, e4), 300);
-    /// assert!(helper.score(Color::White, e4) > 300);
-    /// ```
-    pub fn make_private(&mut self) {
-        if Arc::strong_count(&self.table) > 1 {
-            *self = self.clone();
-        }
+        self.table.copy_from(&other.table);
     }
 
     #[inline]
     fn entry(&self, color: Color, mv: Move) -> &AtomicI32 {
-        &self.table[(color as usize) << 12 | (mv.from() as usize) << 6 | mv.to() as usize]
-    }
-}
-
-impl Clone for History {
-    /// A private copy: updates to it are not seen by `self`, nor `self`'s by it.
-    fn clone(&self) -> History {
-        History {
-            table: self
-                .table
-                .iter()
-                .map(|entry| AtomicI32::new(entry.load(Ordering::Relaxed)))
-                .collect(),
-        }
+        self.table
+            .cell((color as usize) << 12 | (mv.from() as usize) << 6 | mv.to() as usize)
     }
 }
 
@@ -164,7 +93,7 @@ impl std::fmt::Debug for History {
 impl Default for History {
     fn default() -> History {
         History {
-            table: (0..HISTORY_ENTRIES).map(|_| AtomicI32::new(0)).collect(),
+            table: LearntTable::new(HISTORY_ENTRIES),
         }
     }
 }
@@ -188,7 +117,7 @@ impl History {
     /// ```
     #[inline]
     pub fn score(&self, color: Color, mv: Move) -> i32 {
-        self.entry(color, mv).load(Ordering::Relaxed)
+        self.entry(color, mv).get()
     }
 
     /// Adds `bonus` (negative for a malus) with gravity: the closer to the bound, the smaller the step.
@@ -214,8 +143,8 @@ impl History {
         let bonus = bonus.clamp(-HISTORY_MAX, HISTORY_MAX);
         // A load and a store, not a read-modify-write: another thread's step in between is lost, which a
         // heuristic score can afford, and the entry stays within the bound either way.
-        let old = entry.load(Ordering::Relaxed);
-        entry.store(old + bonus - old * bonus.abs() / HISTORY_MAX, Ordering::Relaxed);
+        let old = entry.get();
+        entry.set(old + bonus - old * bonus.abs() / HISTORY_MAX);
     }
 
     /// Forgets everything (a new game).
@@ -233,9 +162,7 @@ impl History {
     /// assert_eq!(history.score(Color::White, e4), 0);
     /// ```
     pub fn clear(&mut self) {
-        self.table
-            .iter()
-            .for_each(|entry| entry.store(0, Ordering::Relaxed));
+        self.table.clear();
     }
 }
 

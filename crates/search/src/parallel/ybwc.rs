@@ -78,7 +78,9 @@ pub enum HelperHistory {
 }
 
 impl HelperHistory {
-    /// The knob's words, in [`HelperHistory`]'s order.
+    /// Every setting, in declaration order (`setting as usize` indexes it).
+    const ALL: [HelperHistory; 3] = [HelperHistory::Shared, HelperHistory::Own, HelperHistory::Copy];
+    /// The knob's words, in the same order.
     pub(crate) const WORDS: &'static [&'static str] = &["shared", "own", "copy"];
 
     /// The knob's word.
@@ -99,9 +101,7 @@ impl HelperHistory {
     /// assert_eq!(HelperHistory::from_word("merged"), None);
     /// ```
     pub fn from_word(word: &str) -> Option<HelperHistory> {
-        [HelperHistory::Shared, HelperHistory::Own, HelperHistory::Copy]
-            .into_iter()
-            .find(|setting| setting.word() == word)
+        Self::ALL.into_iter().find(|setting| setting.word() == word)
     }
 }
 
@@ -178,7 +178,7 @@ pub struct YbwcPool {
     working: AtomicUsize,
     /// Per pool thread, states not in use (a thread may need several: a task inside a wait inside a task).
     states: Vec<Mutex<Vec<Worker>>>,
-    /// `HelperHistory`, as `HelperHistory as u8`.
+    /// `HelperHistory`, stored as `setting as u8` (only ever a valid setting's).
     helper_history: AtomicU8,
     /// `IdleSpin`: a thread waiting at its split point polls for the tasks' end (and for work) instead of
     /// sleeping until the last task wakes it.
@@ -273,11 +273,7 @@ impl YbwcPool {
     }
 
     fn helper_history(&self) -> HelperHistory {
-        match self.helper_history.load(Ordering::Relaxed) {
-            0 => HelperHistory::Shared,
-            1 => HelperHistory::Own,
-            _ => HelperHistory::Copy,
-        }
+        HelperHistory::ALL[usize::from(self.helper_history.load(Ordering::Relaxed))]
     }
 
     fn take_state(&self) -> (usize, Worker) {
@@ -440,20 +436,18 @@ impl Worker {
         match history {
             // The master's tables are the main thread's (a nested split point's master shares them already).
             HelperHistory::Shared => {
-                if !self.history.is_shared_with(&master.history) {
-                    self.history = master.history.share();
-                    self.correction = master.correction.share();
+                if !self.history.table.is_shared_with(&master.history.table) {
+                    self.history.table = master.history.table.share();
+                    self.correction.table = master.correction.table.share();
                 }
             }
-            HelperHistory::Own => {
-                self.history.make_private();
-                self.correction.make_private();
-            }
-            HelperHistory::Copy => {
-                self.history.make_private();
-                self.correction.make_private();
-                self.history.copy_from(&master.history);
-                self.correction.copy_from(&master.correction);
+            HelperHistory::Own | HelperHistory::Copy => {
+                self.history.table.make_private();
+                self.correction.table.make_private();
+                if history == HelperHistory::Copy {
+                    self.history.copy_from(&master.history);
+                    self.correction.copy_from(&master.correction);
+                }
             }
         }
         *self.killers = *master.killers;
@@ -626,15 +620,15 @@ mod tests {
         assert_eq!(master.history.score(us, e4), 300, "a copy learns alone");
 
         helper.join_split(&master, 0, &cutoff, HelperHistory::Shared);
-        assert!(helper.history.is_shared_with(&master.history));
-        assert!(helper.correction.is_shared_with(&master.correction));
+        assert!(helper.history.table.is_shared_with(&master.history.table));
+        assert!(helper.correction.table.is_shared_with(&master.correction.table));
         helper.history.update(us, e4, 1000);
         assert_eq!(master.history.score(us, e4), helper.history.score(us, e4));
         let learnt = master.history.score(us, e4);
 
         helper.join_split(&master, 0, &cutoff, HelperHistory::Own);
-        assert!(!helper.history.is_shared_with(&master.history));
-        assert!(!helper.correction.is_shared_with(&master.correction));
+        assert!(!helper.history.table.is_shared_with(&master.history.table));
+        assert!(!helper.correction.table.is_shared_with(&master.correction.table));
         helper.history.update(us, e4, -5000);
         assert_eq!(
             master.history.score(us, e4),
