@@ -10,7 +10,6 @@ use crate::eval::Evaluation;
 use crate::exchange::EntryExchange;
 use crate::hooks::{SearchHooks, Serial};
 use crate::limits::{SearchControl, SearchLimits, SearchOptions};
-use crate::parallel::ParallelAlgorithm;
 use crate::parallel::abdada::AbdadaHooks;
 use crate::parallel::lazy::{Ballot, choose_ballot, lazy_helper_depth, vote_applies};
 use crate::parallel::pool::SearchPool;
@@ -18,6 +17,7 @@ use crate::parallel::simplified_abdada::{
     CsTableKind, CurrentlySearching, DashCurrentlySearching, SimplifiedAbdadaHooks,
 };
 use crate::parallel::ybwc::{YbwcHooks, YbwcPool};
+use crate::parallel::{HelperHistory, ParallelAlgorithm};
 use crate::params::{Reductions, SearchParams};
 use crate::report::{IterationReport, Score, ScoreBound, SearchOutcome};
 use crate::time::{SearchStability, TimeManager};
@@ -572,6 +572,18 @@ impl Engine {
             algorithm,
             ParallelAlgorithm::Abdada | ParallelAlgorithm::SimplifiedAbdada
         );
+        // Only the ABDADAs' helpers may share the main thread's history; lazy SMP's keep their own, and YBWC's
+        // split-point tasks take theirs at each join. A handle left shared by an earlier search becomes private.
+        let helper_history = if abdadas {
+            settings.abdada_history
+        } else {
+            HelperHistory::Own
+        };
+        if let Some((main, helpers)) = self.workers.split_first_mut() {
+            for helper in helpers {
+                helper.learn_with(main, helper_history);
+            }
+        }
         let shared = SharedSearch {
             tt: &self.tt,
             control,
@@ -1170,6 +1182,63 @@ mod tests {
                     }
                 }
             }
+        }
+    }
+
+    /// `AbdadaHistory`: an ABDADA helper searches with the main thread's tables or its own, as set, and a
+    /// lazy SMP search after a shared one gives every helper its own again.
+    #[test]
+    fn abdada_helpers_share_the_main_threads_history_only_when_set() {
+        let mut engine = Engine::new(8).unwrap();
+        let helpers_share = |engine: &Engine| {
+            engine.workers[1..]
+                .iter()
+                .map(|helper| {
+                    let history = helper
+                        .history
+                        .table
+                        .is_shared_with(&engine.workers[0].history.table);
+                    let correction = helper
+                        .correction
+                        .table
+                        .is_shared_with(&engine.workers[0].correction.table);
+                    assert_eq!(history, correction, "both tables follow the setting");
+                    history
+                })
+                .collect::<Vec<bool>>()
+        };
+        let runs = [
+            (ParallelAlgorithm::Abdada, "shared", true),
+            (ParallelAlgorithm::SimplifiedAbdada, "own", false),
+            (ParallelAlgorithm::SimplifiedAbdada, "shared", true),
+            (ParallelAlgorithm::Lazy, "shared", false),
+            (ParallelAlgorithm::Abdada, "copy", false),
+        ];
+        for (algorithm, setting, shared) in runs {
+            let mut parallel = ParallelSettings {
+                algorithm,
+                ..ParallelSettings::default()
+            };
+            parallel.set_knob("AbdadaHistory", setting).unwrap();
+            let options = SearchOptions {
+                threads: 3,
+                parallel,
+                ..SearchOptions::default()
+            };
+            let limits = SearchLimits {
+                depth: Some(6),
+                ..SearchLimits::default()
+            };
+            let outcome = engine.search(
+                &Position::startpos(),
+                Arc::default(),
+                &limits,
+                &options,
+                &SearchControl::new(),
+                &mut |_| {},
+            );
+            assert!(outcome.best_move.is_some());
+            assert_eq!(helpers_share(&engine), [shared, shared], "{algorithm} {setting}");
         }
     }
 

@@ -63,10 +63,10 @@ pub use parallel::simplified_abdada::{
     CsTableKind, CurrentlySearching, DashCurrentlySearching, MoveMarks, SimplifiedAbdadaHooks,
     kerrigan_move_hash,
 };
-pub use parallel::ybwc::{HelperHistory, YbwcHooks, YbwcPool};
+pub use parallel::ybwc::{YbwcHooks, YbwcPool};
 pub use parallel::{
-    KNOBS, Knob, KnobError, KnobKind, KnobValue, ParallelAlgorithm, ParallelSettings, ParseAlgorithmError,
-    find_knob,
+    HelperHistory, KNOBS, Knob, KnobError, KnobKind, KnobValue, ParallelAlgorithm, ParallelSettings,
+    ParseAlgorithmError, find_knob,
 };
 pub use params::{SearchParams, TUNABLES, Tunable, find_tunable};
 pub use report::{IterationReport, Score, ScoreBound, SearchOutcome};

@@ -42,6 +42,7 @@ pub(crate) mod pool;
 pub mod simplified_abdada;
 pub mod ybwc;
 
+use crate::worker::Worker;
 use std::fmt;
 use std::str::FromStr;
 
@@ -165,7 +166,87 @@ impl FromStr for ParallelAlgorithm {
 }
 
 pub use simplified_abdada::CsTableKind;
-pub use ybwc::HelperHistory;
+
+/// Where the history and the correction history a helper thread reads and updates live: YBWC's `HelperHistory`
+/// (a split point's task) and both ABDADAs' `AbdadaHistory` (a helper's own iterative deepening).
+///
+/// # Examples
+///
+/// ```
+/// use eldest_search::{HelperHistory, ParallelSettings};
+///
+/// let mut settings = ParallelSettings::default();
+/// settings.set_knob("HelperHistory", "shared").unwrap();
+/// assert_eq!(settings.ybwc_helper_history, HelperHistory::Shared);
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum HelperHistory {
+    /// One table for the whole search, read and updated by every thread (Crafty, Stockfish 6): what one thread
+    /// learns orders the others' moves at once, and the main thread's iterative deepening sees all of it. YBWC's
+    /// default: in games at 4+0.04 its second thread was worth +120 Elo with it against +35 with `Own`
+    /// (docs/parallel-search.md, *One history for YBWC's threads*).
+    Shared,
+    /// Each thread keeps its own, learnt from the nodes it searched (in this search and earlier ones), as lazy
+    /// SMP's threads do; YBWC's main thread then learns only from the nodes it searches outside split points.
+    Own,
+    /// A helper copies the tables of the thread it helps (YBWC: the splitting thread's, when it joins a split
+    /// point; an ABDADA helper: the main thread's, when a search starts; 32 + 64 KB) and keeps what it learns
+    /// to itself.
+    Copy,
+}
+
+impl HelperHistory {
+    /// Every setting, in declaration order (`setting as usize` indexes it).
+    pub(crate) const ALL: [HelperHistory; 3] =
+        [HelperHistory::Shared, HelperHistory::Own, HelperHistory::Copy];
+    /// The knob's words, in the same order.
+    pub(crate) const WORDS: &'static [&'static str] = &["shared", "own", "copy"];
+
+    /// The knob's word.
+    ///
+    /// ```
+    /// use eldest_search::HelperHistory;
+    /// assert_eq!(HelperHistory::Own.word(), "own");
+    /// ```
+    pub fn word(self) -> &'static str {
+        Self::WORDS[self as usize]
+    }
+
+    /// The setting a knob word names (`None` for an unknown word).
+    ///
+    /// ```
+    /// use eldest_search::HelperHistory;
+    /// assert_eq!(HelperHistory::from_word("copy"), Some(HelperHistory::Copy));
+    /// assert_eq!(HelperHistory::from_word("merged"), None);
+    /// ```
+    pub fn from_word(word: &str) -> Option<HelperHistory> {
+        Self::ALL.into_iter().find(|setting| setting.word() == word)
+    }
+}
+
+impl Worker {
+    /// Makes this helper's history and correction history what `setting` says with respect to `main`'s: the
+    /// same tables, a private copy of them, or private tables of its own (which a shared handle becomes by
+    /// taking a copy of the shared values).
+    pub(crate) fn learn_with(&mut self, main: &Worker, setting: HelperHistory) {
+        match setting {
+            HelperHistory::Shared => {
+                if !self.history.table.is_shared_with(&main.history.table) {
+                    self.history.table = main.history.table.share();
+                    self.correction.table = main.correction.table.share();
+                }
+            }
+            HelperHistory::Own | HelperHistory::Copy => {
+                self.history.table.make_private();
+                self.correction.table.make_private();
+                if setting == HelperHistory::Copy {
+                    self.history.copy_from(&main.history);
+                    self.correction.copy_from(&main.correction);
+                }
+            }
+        }
+    }
+}
 
 /// The algorithm and its research knobs. `Default` holds every knob's default (the only place it is written);
 /// [`KNOBS`] says how each is named, typed and bounded.
@@ -235,6 +316,9 @@ pub struct ParallelSettings {
     /// Both ABDADAs: odd helpers search each iteration one ply deeper than the main thread, as lazy SMP's do, so
     /// a helper walks the next iteration's leftmost path while the main thread finishes the current one.
     pub abdada_staggered_depths: bool,
+    /// Both ABDADAs: whether the helpers share the main thread's history and correction history, keep their
+    /// own, or copy the main thread's when a search starts.
+    pub abdada_history: HelperHistory,
     /// Lazy SMP: choose the reported move by a vote of the threads weighted by depth and score (Stockfish);
     /// when false, or under a depth limit, or with several lines (MultiPV), the deepest completed iteration wins.
     pub lazy_vote: bool,
@@ -271,6 +355,7 @@ impl Default for ParallelSettings {
             ancestor_checks: true,
             skip_completed_iterations: true,
             abdada_staggered_depths: false,
+            abdada_history: HelperHistory::Own,
             lazy_vote: true,
             cluster_busy_hints: true,
             cluster_staggered_ranks: false,
@@ -665,6 +750,19 @@ pub static KNOBS: &[Knob] = &[
         help: "both ABDADAs: odd helpers search each iteration one ply deeper than the main thread (lazy SMP's pattern)",
         get: |s| KnobValue::Bool(s.abdada_staggered_depths),
         set: |s, v| s.abdada_staggered_depths = boolean(v),
+    },
+    Knob {
+        name: "AbdadaHistory",
+        flag: "abdada-history",
+        algorithms: &[ParallelAlgorithm::Abdada, ParallelAlgorithm::SimplifiedAbdada],
+        kind: KnobKind::Combo(HelperHistory::WORDS),
+        help: "both ABDADAs: the threads share one history (as YBWC's), each keeps its own (as lazy SMP's), or a helper copies the main thread's when a search starts",
+        get: |s| KnobValue::Word(s.abdada_history.word()),
+        set: |s, v| {
+            if let KnobValue::Word(word) = v {
+                s.abdada_history = HelperHistory::from_word(word).unwrap_or(s.abdada_history);
+            }
+        },
     },
     Knob {
         name: "ClusterBusyHints",

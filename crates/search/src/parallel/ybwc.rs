@@ -42,6 +42,7 @@
 //! ```
 
 use crate::hooks::SearchHooks;
+use crate::parallel::HelperHistory;
 use crate::parallel::pool::poll_for_work;
 use crate::worker::{
     MoveInLoop, MoveOutcome, NodeFacts, SearchContext, SharedSearch, ThreadRole, ThreadStats, Worker,
@@ -50,60 +51,6 @@ use eldest_board::Move;
 use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU8, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Instant;
-
-/// YBWC's `HelperHistory`: where the history and the correction history a split point's task reads and
-/// updates live.
-///
-/// # Examples
-///
-/// ```
-/// use eldest_search::{HelperHistory, ParallelSettings};
-///
-/// let mut settings = ParallelSettings::default();
-/// settings.set_knob("HelperHistory", "shared").unwrap();
-/// assert_eq!(settings.ybwc_helper_history, HelperHistory::Shared);
-/// ```
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum HelperHistory {
-    /// One table for the whole search, read and updated by every thread (Crafty, Stockfish 6): what one thread
-    /// learns in its brothers orders the others' moves at once, and the main thread's iterative deepening sees
-    /// all of it. The default: in games at 4+0.04 the second thread was worth +120 Elo with it against +35 with
-    /// `Own` (docs/parallel-search.md, *One history for YBWC's threads*).
-    Shared,
-    /// Each pool thread keeps its own, learnt from the brothers it searched (in this search and earlier ones);
-    /// the main thread's table learns only from the nodes it searches outside split points.
-    Own,
-    /// A task copies the splitting thread's tables when it joins (32 + 64 KB) and keeps what it learns to itself.
-    Copy,
-}
-
-impl HelperHistory {
-    /// Every setting, in declaration order (`setting as usize` indexes it).
-    const ALL: [HelperHistory; 3] = [HelperHistory::Shared, HelperHistory::Own, HelperHistory::Copy];
-    /// The knob's words, in the same order.
-    pub(crate) const WORDS: &'static [&'static str] = &["shared", "own", "copy"];
-
-    /// The knob's word.
-    ///
-    /// ```
-    /// use eldest_search::HelperHistory;
-    /// assert_eq!(HelperHistory::Own.word(), "own");
-    /// ```
-    pub fn word(self) -> &'static str {
-        Self::WORDS[self as usize]
-    }
-
-    /// The setting a knob word names (`None` for an unknown word).
-    ///
-    /// ```
-    /// use eldest_search::HelperHistory;
-    /// assert_eq!(HelperHistory::from_word("copy"), Some(HelperHistory::Copy));
-    /// assert_eq!(HelperHistory::from_word("merged"), None);
-    /// ```
-    pub fn from_word(word: &str) -> Option<HelperHistory> {
-        Self::ALL.into_iter().find(|setting| setting.word() == word)
-    }
-}
 
 /// YBWC as hooks: which nodes split, and the pool that searches their younger brothers.
 ///
@@ -433,23 +380,8 @@ impl Worker {
     /// A pool thread's state joins a split point opened by `master` at `ply`: it takes the path, not the rest.
     fn join_split(&mut self, master: &Worker, ply: usize, cutoff: &Arc<Cutoff>, history: HelperHistory) {
         self.repetitions.clone_from(&master.repetitions);
-        match history {
-            // The master's tables are the main thread's (a nested split point's master shares them already).
-            HelperHistory::Shared => {
-                if !self.history.table.is_shared_with(&master.history.table) {
-                    self.history.table = master.history.table.share();
-                    self.correction.table = master.correction.table.share();
-                }
-            }
-            HelperHistory::Own | HelperHistory::Copy => {
-                self.history.table.make_private();
-                self.correction.table.make_private();
-                if history == HelperHistory::Copy {
-                    self.history.copy_from(&master.history);
-                    self.correction.copy_from(&master.correction);
-                }
-            }
-        }
+        // The master's tables are the main thread's (a nested split point's master shares them already).
+        self.learn_with(master, history);
         *self.killers = *master.killers;
         self.static_evals[..=ply].copy_from_slice(&master.static_evals[..=ply]);
         self.accumulators.copy_ply(&master.accumulators, ply);
