@@ -188,6 +188,8 @@ pub enum HelperHistory {
     Shared,
     /// Each thread keeps its own, learnt from the nodes it searched (in this search and earlier ones), as lazy
     /// SMP's threads do; YBWC's main thread then learns only from the nodes it searches outside split points.
+    /// Both ABDADAs' default: with one history their threads order moves alike and meet on the same brothers
+    /// (docs/parallel-search.md, *One history for the ABDADAs' threads?*).
     Own,
     /// A helper copies the tables of the thread it helps (YBWC: the splitting thread's, when it joins a split
     /// point; an ABDADA helper: the main thread's, when a search starts; 32 + 64 KB) and keeps what it learns
