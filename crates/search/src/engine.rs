@@ -1092,6 +1092,27 @@ mod tests {
     use super::*;
     use crate::parallel::ParallelSettings;
 
+    /// Searches the start position to `depth` with `options`, every report passed to `on_iteration`.
+    fn search_startpos(
+        engine: &mut Engine,
+        options: &SearchOptions,
+        depth: u32,
+        on_iteration: &mut (dyn FnMut(&IterationReport) + Send),
+    ) -> SearchOutcome {
+        let limits = SearchLimits {
+            depth: Some(depth),
+            ..SearchLimits::default()
+        };
+        engine.search(
+            &Position::startpos(),
+            Arc::default(),
+            &limits,
+            options,
+            &SearchControl::new(),
+            on_iteration,
+        )
+    }
+
     /// The depths a one-thread search to depth 5 reports as process `process` of a cluster.
     fn reported_depths(process: usize, staggered_ranks: bool, algorithm: ParallelAlgorithm) -> Vec<u32> {
         let mut engine = Engine::new(1).unwrap();
@@ -1104,19 +1125,8 @@ mod tests {
             },
             ..SearchOptions::default()
         };
-        let limits = SearchLimits {
-            depth: Some(5),
-            ..SearchLimits::default()
-        };
         let mut depths = Vec::new();
-        engine.search(
-            &Position::startpos(),
-            Arc::default(),
-            &limits,
-            &options,
-            &SearchControl::new(),
-            &mut |report| depths.push(report.depth),
-        );
+        search_startpos(&mut engine, &options, 5, &mut |report| depths.push(report.depth));
         depths
     }
 
@@ -1225,18 +1235,7 @@ mod tests {
                 parallel,
                 ..SearchOptions::default()
             };
-            let limits = SearchLimits {
-                depth: Some(6),
-                ..SearchLimits::default()
-            };
-            let outcome = engine.search(
-                &Position::startpos(),
-                Arc::default(),
-                &limits,
-                &options,
-                &SearchControl::new(),
-                &mut |_| {},
-            );
+            let outcome = search_startpos(&mut engine, &options, 6, &mut |_| {});
             assert!(outcome.best_move.is_some());
             assert_eq!(helpers_share(&engine), [shared, shared], "{algorithm} {setting}");
         }
@@ -1260,19 +1259,8 @@ mod tests {
                 parallel,
                 ..SearchOptions::default()
             };
-            let limits = SearchLimits {
-                depth: Some(7),
-                ..SearchLimits::default()
-            };
             engine.new_game();
-            engine.search(
-                &Position::startpos(),
-                Arc::default(),
-                &limits,
-                &options,
-                &SearchControl::new(),
-                &mut |_| {},
-            );
+            search_startpos(&mut engine, &options, 7, &mut |_| {});
             let main = &engine.workers[0];
             let below_root: u64 = main.root_move_nodes.iter().map(|&(_, nodes)| nodes).sum();
             let all = main.stats.nodes;

@@ -569,6 +569,14 @@ fn boolean(value: KnobValue) -> bool {
     matches!(value, KnobValue::Bool(true)) || matches!(value, KnobValue::Int(n) if n != 0)
 }
 
+/// The history setting a knob word names; `current` for anything else (a parsed value is always a word).
+fn history_setting(value: KnobValue, current: HelperHistory) -> HelperHistory {
+    match value {
+        KnobValue::Word(word) => HelperHistory::from_word(word).unwrap_or(current),
+        KnobValue::Int(_) | KnobValue::Bool(_) => current,
+    }
+}
+
 /// Every knob of every algorithm: the UCI options and the bench flags are made from this table.
 ///
 /// # Examples
@@ -644,11 +652,7 @@ pub static KNOBS: &[Knob] = &[
         kind: KnobKind::Combo(HelperHistory::WORDS),
         help: "YBWC: the threads share one history (Crafty, Stockfish 6), each keeps its own, or a joining thread copies the splitting thread's",
         get: |s| KnobValue::Word(s.ybwc_helper_history.word()),
-        set: |s, v| {
-            if let KnobValue::Word(word) = v {
-                s.ybwc_helper_history = HelperHistory::from_word(word).unwrap_or(s.ybwc_helper_history);
-            }
-        },
+        set: |s, v| s.ybwc_helper_history = history_setting(v, s.ybwc_helper_history),
     },
     Knob {
         name: "IdleSpin",
@@ -760,11 +764,7 @@ pub static KNOBS: &[Knob] = &[
         kind: KnobKind::Combo(HelperHistory::WORDS),
         help: "both ABDADAs: the threads share one history (as YBWC's), each keeps its own (as lazy SMP's), or a helper copies the main thread's when a search starts",
         get: |s| KnobValue::Word(s.abdada_history.word()),
-        set: |s, v| {
-            if let KnobValue::Word(word) = v {
-                s.abdada_history = HelperHistory::from_word(word).unwrap_or(s.abdada_history);
-            }
-        },
+        set: |s, v| s.abdada_history = history_setting(v, s.abdada_history),
     },
     Knob {
         name: "ClusterBusyHints",
