@@ -72,13 +72,6 @@ impl<C: RelaxedCell> LearntTable<C> {
         }
     }
 
-    /// Makes this handle one on `other`'s cells (nothing to do if it is one already).
-    pub(crate) fn share_with(&mut self, other: &Self) {
-        if !self.is_shared_with(other) {
-            *self = other.share();
-        }
-    }
-
     pub(crate) fn is_shared_with(&self, other: &Self) -> bool {
         Arc::ptr_eq(&self.cells, &other.cells)
     }
@@ -114,9 +107,6 @@ mod tests {
         second.cell(1).set(7);
         assert_eq!(first.cell(1).get(), 7);
         assert!(first.is_shared_with(&second));
-        let mut joiner = LearntTable::<AtomicI16>::new(4);
-        joiner.share_with(&first);
-        assert_eq!(joiner.cell(1).get(), 7, "a joining handle sees the shared values");
         let copy = first.clone();
         assert!(!copy.is_shared_with(&first));
         copy.cell(2).set(3);

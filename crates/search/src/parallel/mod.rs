@@ -195,26 +195,14 @@ pub enum HelperHistory {
     /// point; an ABDADA helper: the main thread's, when a search starts; 32 + 64 KB) and keeps what it learns
     /// to itself.
     Copy,
-    /// The history is shared as with `Shared`; each thread keeps its own correction history, as with `Own`. The
-    /// correction history is written at the end of nearly every node, indexed by the pawns, which the brothers
-    /// of one split point mostly have in common: this setting measures what sharing it costs in speed.
-    SharedMoves,
-    /// The correction history is shared and each thread keeps its own history: the other half of the split.
-    SharedCorrection,
 }
 
 impl HelperHistory {
     /// Every setting, in declaration order (`setting as usize` indexes it).
-    pub(crate) const ALL: [HelperHistory; 5] = [
-        HelperHistory::Shared,
-        HelperHistory::Own,
-        HelperHistory::Copy,
-        HelperHistory::SharedMoves,
-        HelperHistory::SharedCorrection,
-    ];
+    pub(crate) const ALL: [HelperHistory; 3] =
+        [HelperHistory::Shared, HelperHistory::Own, HelperHistory::Copy];
     /// The knob's words, in the same order.
-    pub(crate) const WORDS: &'static [&'static str] =
-        &["shared", "own", "copy", "shared-moves", "shared-correction"];
+    pub(crate) const WORDS: &'static [&'static str] = &["shared", "own", "copy"];
 
     /// The knob's word.
     ///
@@ -243,23 +231,21 @@ impl Worker {
     /// same tables, a private copy of them, or private tables of its own (which a shared handle becomes by
     /// taking a copy of the shared values).
     pub(crate) fn learn_with(&mut self, main: &Worker, setting: HelperHistory) {
-        use HelperHistory::{Copy, Own, Shared, SharedCorrection, SharedMoves};
-        if matches!(setting, Shared | SharedMoves) {
-            self.history.table.share_with(&main.history.table);
-        } else {
-            self.history.table.make_private();
-        }
-        if matches!(setting, Shared | SharedCorrection) {
-            self.correction.table.share_with(&main.correction.table);
-        } else {
-            self.correction.table.make_private();
-        }
         match setting {
-            Copy => {
-                self.history.copy_from(&main.history);
-                self.correction.copy_from(&main.correction);
+            HelperHistory::Shared => {
+                if !self.history.table.is_shared_with(&main.history.table) {
+                    self.history.table = main.history.table.share();
+                    self.correction.table = main.correction.table.share();
+                }
             }
-            Shared | Own | SharedMoves | SharedCorrection => {}
+            HelperHistory::Own | HelperHistory::Copy => {
+                self.history.table.make_private();
+                self.correction.table.make_private();
+                if setting == HelperHistory::Copy {
+                    self.history.copy_from(&main.history);
+                    self.correction.copy_from(&main.correction);
+                }
+            }
         }
     }
 }

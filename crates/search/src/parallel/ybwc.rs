@@ -567,18 +567,6 @@ mod tests {
             learnt,
             "an own table keeps what it learns"
         );
-
-        helper.join_split(&master, 0, &cutoff, HelperHistory::SharedMoves);
-        assert!(helper.history.table.is_shared_with(&master.history.table));
-        assert!(!helper.correction.table.is_shared_with(&master.correction.table));
-        helper.join_split(&master, 0, &cutoff, HelperHistory::SharedCorrection);
-        assert!(!helper.history.table.is_shared_with(&master.history.table));
-        assert!(helper.correction.table.is_shared_with(&master.correction.table));
-        assert_eq!(
-            helper.history.score(us, e4),
-            master.history.score(us, e4),
-            "a table made private starts from the shared values"
-        );
     }
 
     #[test]
