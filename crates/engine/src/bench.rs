@@ -174,7 +174,7 @@ pub(crate) fn position_json(result: &BenchPosition<'_>) -> String {
         concat!(
             "{{\"index\":{},\"fen\":\"{}\",\"depth\":{},\"nodes\":{},\"time_us\":{},\"best_move\":\"{}\",",
             "\"score\":\"{}\",\"tt_hits\":{},\"cutoffs\":{},\"first_move_cutoffs\":{},\"deferred_moves\":{},",
-            "\"cutoff_check_returns\":{},\"ancestor_returns\":{},",
+            "\"cutoff_check_returns\":{},\"ancestor_returns\":{},\"root_researches\":{},\"best_move_changes\":{},",
             "\"splits\":{},\"split_tasks\":{},\"aborted_tasks\":{},\"busy_us\":{},\"idle_us\":{},\"threads\":{}}}"
         ),
         result.index,
@@ -190,6 +190,8 @@ pub(crate) fn position_json(result: &BenchPosition<'_>) -> String {
         stats.deferred_moves,
         stats.cutoff_check_returns,
         stats.ancestor_returns,
+        stats.root_researches,
+        stats.best_move_changes,
         stats.splits,
         stats.split_tasks,
         stats.aborted_tasks,

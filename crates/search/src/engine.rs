@@ -815,6 +815,16 @@ impl<'a> PlanBase<'a> {
     }
 }
 
+/// Counts, on the main thread, an iteration whose best move is not the previous iteration's.
+fn count_best_move_change(worker: &mut Worker, previous: Option<&Completed>, next: &Completed) {
+    if worker.role == ThreadRole::Main
+        && let Some(previous) = previous
+        && previous.pv.first() != next.pv.first()
+    {
+        worker.stats.best_move_changes += 1;
+    }
+}
+
 /// What every thread's iterative deepening shares.
 struct IterationPlan<'a, H> {
     root: &'a Position,
@@ -876,6 +886,7 @@ impl<H: SearchHooks> IterationPlan<'_, H> {
                             (adopted.score, adopted.pv.clone()),
                         ));
                     }
+                    count_best_move_change(worker, completed.as_ref(), &adopted);
                     let score = adopted.score;
                     let scale = adopted
                         .pv
@@ -954,6 +965,7 @@ impl<H: SearchHooks> IterationPlan<'_, H> {
                 score,
                 pv,
             };
+            count_best_move_change(worker, completed.as_ref(), &this);
             if shared.skip_completed_iterations {
                 let mut shared_best = lock(self.completed);
                 if shared_best.as_ref().is_none_or(|c| c.depth < search_depth) {
@@ -1033,6 +1045,9 @@ impl<H: SearchHooks> IterationPlan<'_, H> {
             } else {
                 return (!pv.is_empty()).then_some((score, pv));
             };
+            if worker.role == ThreadRole::Main {
+                worker.stats.root_researches += 1;
+            }
             if worker.role == ThreadRole::Main
                 && !pv.is_empty()
                 && self.start.elapsed() > Duration::from_millis(1000)
@@ -1193,6 +1208,36 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// The main thread counts its changes of mind as the iterations it reports show them, and its aspiration
+    /// re-searches; a lazy SMP helper's own iterations count nothing.
+    #[test]
+    fn the_main_thread_counts_best_move_changes_and_root_researches() {
+        let mut engine = Engine::new(8).unwrap();
+        // A window of one centipawn fails on nearly every iteration.
+        let mut options = SearchOptions::default();
+        options.params.aspiration_window = 1;
+        let mut best_moves = Vec::new();
+        search_startpos(&mut engine, &options, 9, &mut |report| {
+            if report.bound == ScoreBound::Exact && report.multipv == 1 {
+                best_moves.push(report.pv[0]);
+            }
+        });
+        let changes = best_moves.windows(2).filter(|pair| pair[0] != pair[1]).count() as u64;
+        let main = engine.thread_stats()[0];
+        assert!(changes > 0, "the start position changes its mind: {best_moves:?}");
+        assert_eq!(main.best_move_changes, changes, "{best_moves:?}");
+        assert!(main.root_researches > 0);
+
+        let two_threads = SearchOptions {
+            threads: 2,
+            ..options
+        };
+        search_startpos(&mut engine, &two_threads, 9, &mut |_| {});
+        let helper = engine.thread_stats()[1];
+        assert_eq!((helper.best_move_changes, helper.root_researches), (0, 0));
+        assert!(engine.thread_stats()[0].root_researches > 0);
     }
 
     /// `AbdadaHistory`: an ABDADA helper searches with the main thread's tables or its own, as set, and a

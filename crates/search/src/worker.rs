@@ -148,6 +148,13 @@ pub struct ThreadStats {
     /// The ABDADAs: subtrees left because an ancestor check found another thread's result that cuts a node of
     /// the path above.
     pub ancestor_returns: u64,
+    /// Root searches of the thread that runs the measured iterative deepening (the main thread) repeated
+    /// because the score fell outside the aspiration window: how often the search's value moved.
+    pub root_researches: u64,
+    /// Iterations of the main thread whose best move differed from the previous iteration's: how often the
+    /// search changed its mind. Two searches of one position reach a depth along trees of very different size
+    /// when they change their minds at different iterations.
+    pub best_move_changes: u64,
     /// YBWC split points opened.
     pub splits: u64,
     /// YBWC: younger brothers handed to split points.
@@ -185,6 +192,8 @@ impl ThreadStats {
         self.multi_cuts += other.multi_cuts;
         self.cutoff_check_returns += other.cutoff_check_returns;
         self.ancestor_returns += other.ancestor_returns;
+        self.root_researches += other.root_researches;
+        self.best_move_changes += other.best_move_changes;
         self.splits += other.splits;
         self.split_tasks += other.split_tasks;
         self.aborted_tasks += other.aborted_tasks;

@@ -72,6 +72,8 @@ struct PositionMedians {
     time_us: Vec<f64>,
     nodes: Vec<f64>,
     depth: Vec<f64>,
+    root_researches: Vec<f64>,
+    best_move_changes: Vec<f64>,
 }
 
 fn position_medians(runs: &[&Run], count: usize) -> PositionMedians {
@@ -87,6 +89,8 @@ fn position_medians(runs: &[&Run], count: usize) -> PositionMedians {
         time_us: per(&|p| p.time_us.max(1) as f64),
         nodes: per(&|p| p.nodes as f64),
         depth: per(&|p| f64::from(p.depth)),
+        root_researches: per(&|p| p.root_researches as f64),
+        best_move_changes: per(&|p| p.best_move_changes as f64),
     }
 }
 
@@ -236,6 +240,8 @@ pub fn summarise(
                     })
                 })
                 .ok_or("empty run")?,
+                root_researches: spread(&|r| Some(sum(r, |p| p.root_researches))),
+                best_move_changes: spread(&|r| Some(sum(r, |p| p.best_move_changes))),
                 per_position: (0..count)
                     .map(|p| {
                         let reference = &own[0].positions[p];
@@ -246,6 +252,8 @@ pub fn summarise(
                             time_ms: medians.time_us[p] / 1000.0,
                             nodes: medians.nodes[p],
                             depth: medians.depth[p],
+                            root_researches: medians.root_researches[p],
+                            best_move_changes: medians.best_move_changes[p],
                             speedup: (searched && depth_mode)
                                 .then(|| speedup(base.time_us[p], medians.time_us[p]))
                                 .flatten(),
@@ -308,6 +316,8 @@ mod tests {
             deferred_moves: 5,
             cutoff_check_returns: 0,
             ancestor_returns: 0,
+            root_researches: 0,
+            best_move_changes: 0,
             splits: 0,
             split_tasks: 0,
             aborted_tasks: 0,

@@ -39,6 +39,12 @@ pub struct PositionRun {
     /// The ABDADAs: subtrees left by the ancestor checks (absent from older files).
     #[serde(default)]
     pub ancestor_returns: u64,
+    /// Root searches of the main thread repeated after an aspiration failure (absent from older files).
+    #[serde(default)]
+    pub root_researches: u64,
+    /// Iterations of the main thread whose best move was not the previous iteration's (absent from older files).
+    #[serde(default)]
+    pub best_move_changes: u64,
     /// YBWC split points.
     pub splits: u64,
     /// YBWC younger brothers handed to split points.
@@ -179,6 +185,13 @@ pub struct ConfigSummary {
     pub aborted_tasks: Spread,
     /// Idle share of the thread time, per repeat.
     pub idle_fraction: Spread,
+    /// The main thread's aspiration re-searches summed over positions, per repeat (absent from older files).
+    #[serde(default)]
+    pub root_researches: Option<Spread>,
+    /// The main thread's best-move changes between iterations summed over positions, per repeat (absent from
+    /// older files).
+    #[serde(default)]
+    pub best_move_changes: Option<Spread>,
     /// The per-position figures (medians over repeats).
     pub per_position: Vec<PositionSummary>,
     /// The figures by the 1-thread time of the positions (depth mode only; empty with `--movetime`).
@@ -221,6 +234,12 @@ pub struct PositionSummary {
     pub nodes: f64,
     /// Median depth reached.
     pub depth: f64,
+    /// Median of the main thread's aspiration re-searches (absent from older files).
+    #[serde(default)]
+    pub root_researches: f64,
+    /// Median of the main thread's best-move changes between iterations (absent from older files).
+    #[serde(default)]
+    pub best_move_changes: f64,
     /// 1-thread median time ÷ this median time.
     pub speedup: Option<f64>,
     /// This median nodes ÷ 1-thread median nodes.

@@ -36,6 +36,11 @@ fn optional(spread: Option<&Spread>, decimals: usize) -> String {
     spread.map_or_else(|| "-".to_string(), |s| with_spread(s, decimals))
 }
 
+/// A counter's median over repeats (`-` where the file predates it).
+fn count(spread: Option<&Spread>) -> String {
+    spread.map_or_else(|| "-".to_string(), |s| format!("{:.0}", s.median))
+}
+
 /// The comparison table (medians, spread over repeats as ±half-range). `fixed_time` (a `--movetime` bench)
 /// shows the depth reached always as mean and median.
 pub fn table(summaries: &[ConfigSummary], fixed_time: bool) -> Table {
@@ -56,6 +61,8 @@ pub fn table(summaries: &[ConfigSummary], fixed_time: bool) -> Table {
         "splits",
         "aborted",
         "idle",
+        "re-searches",
+        "changes",
     ]);
     for s in summaries {
         let threads = if s.oversubscribed {
@@ -85,6 +92,8 @@ pub fn table(summaries: &[ConfigSummary], fixed_time: bool) -> Table {
             format!("{:.0}", s.splits.median),
             format!("{:.0}", s.aborted_tasks.median),
             format!("{:.0}%", s.idle_fraction.median * 100.0),
+            count(s.root_researches.as_ref()),
+            count(s.best_move_changes.as_ref()),
         ]);
     }
     table
@@ -344,6 +353,8 @@ fn summary_csv(report: &BenchReport) -> Csv {
         "splits_median",
         "aborted_tasks_median",
         "idle_fraction_median",
+        "root_researches_median",
+        "best_move_changes_median",
         "repeats",
     ]);
     for s in &report.summaries {
@@ -377,6 +388,8 @@ fn summary_csv(report: &BenchReport) -> Csv {
             cell(Some(s.splits.median)),
             cell(Some(s.aborted_tasks.median)),
             cell(Some(s.idle_fraction.median)),
+            opt(s.root_researches.as_ref(), |x| x.median),
+            opt(s.best_move_changes.as_ref(), |x| x.median),
             s.total_time_s.count.to_string(),
         ]);
     }
@@ -396,6 +409,8 @@ fn positions_csv(report: &BenchReport) -> Csv {
         "node_overhead",
         "best_move",
         "same_move_as_1_thread",
+        "root_researches_median",
+        "best_move_changes_median",
     ]);
     for s in &report.summaries {
         for p in &s.per_position {
@@ -411,6 +426,8 @@ fn positions_csv(report: &BenchReport) -> Csv {
                 cell(p.node_overhead),
                 p.best_move.clone(),
                 p.agrees_with_one_thread.to_string(),
+                cell(Some(p.root_researches)),
+                cell(Some(p.best_move_changes)),
             ]);
         }
     }

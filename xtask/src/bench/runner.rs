@@ -171,6 +171,8 @@ mod tests {
             deferred_moves: 0,
             cutoff_check_returns: 0,
             ancestor_returns: 0,
+            root_researches: 0,
+            best_move_changes: 0,
             splits: 0,
             split_tasks: 0,
             aborted_tasks: 0,
