@@ -1047,12 +1047,9 @@ impl<H: SearchHooks> IterationPlan<'_, H> {
             };
             if worker.role == ThreadRole::Main {
                 worker.stats.root_researches += 1;
-            }
-            if worker.role == ThreadRole::Main
-                && !pv.is_empty()
-                && self.start.elapsed() > Duration::from_millis(1000)
-            {
-                report(&self.report(worker, shared, depth, pv_index, bound, (score, pv)));
+                if !pv.is_empty() && self.start.elapsed() > Duration::from_millis(1000) {
+                    report(&self.report(worker, shared, depth, pv_index, bound, (score, pv)));
+                }
             }
             if bound == ScoreBound::Upper {
                 beta = (alpha + beta) / 2;
