@@ -161,6 +161,10 @@ pub struct ThreadStats {
     pub split_tasks: u64,
     /// YBWC: younger brothers skipped or abandoned because a brother failed high (or the search stopped).
     pub aborted_tasks: u64,
+    /// YBWC: nodes searched below the brothers of a split point that come after, in the move order, the
+    /// brother that cut it off — work the serial search, which stops at the cutting brother, never does. The
+    /// rest of a parallel search's node overhead is its tree differing from the serial one.
+    pub speculative_nodes: u64,
     /// YBWC: nanoseconds this worker waited at its own split points for their tasks to end (time its thread
     /// may have spent on other tasks, or idle).
     pub split_wait_ns: u64,
@@ -197,6 +201,7 @@ impl ThreadStats {
         self.splits += other.splits;
         self.split_tasks += other.split_tasks;
         self.aborted_tasks += other.aborted_tasks;
+        self.speculative_nodes += other.speculative_nodes;
         self.split_wait_ns += other.split_wait_ns;
         self.task_busy_ns += other.task_busy_ns;
         self.search_ns += other.search_ns;

@@ -308,6 +308,7 @@ fn ybwc_splits_counts_the_helpers_nodes_and_finds_mates_with_spinning_sleeping_h
         &depth(12),
         &options(ParallelAlgorithm::Lazy.into(), 1),
     );
+    let mut speculative_in_all = 0;
     for (idle_spin, late_splits) in [(true, false), (false, false), (true, true), (false, true)] {
         let label = format!("IdleSpin {idle_spin}, LateSplits {late_splits}");
         let mut engine = Engine::new(16).unwrap();
@@ -319,6 +320,14 @@ fn ybwc_splits_counts_the_helpers_nodes_and_finds_mates_with_spinning_sleeping_h
         assert!(position.is_legal(outcome.best_move.unwrap()));
         let splits: u64 = engine.thread_stats().iter().map(|s| s.splits).sum();
         assert!(splits > 0, "{label}: no split point was opened");
+        // Work past a split point's cutoff is part of the search's nodes, counted once however deep it nests.
+        let speculative: u64 = engine.thread_stats().iter().map(|s| s.speculative_nodes).sum();
+        assert!(
+            speculative < outcome.nodes,
+            "{label}: {speculative} speculative of {}",
+            outcome.nodes
+        );
+        speculative_in_all += speculative;
         assert!(
             outcome.nodes * 2 > plain.nodes,
             "{label}: ybwc {} nodes vs serial {}",
@@ -327,6 +336,10 @@ fn ybwc_splits_counts_the_helpers_nodes_and_finds_mates_with_spinning_sleeping_h
         );
         assert_finds_short_mates(&mut engine, &settings, &label);
     }
+    assert!(
+        speculative_in_all > 0,
+        "four threads never searched a brother after a split point's cutoff"
+    );
 }
 
 #[test]

@@ -74,6 +74,7 @@ struct PositionMedians {
     depth: Vec<f64>,
     root_researches: Vec<f64>,
     best_move_changes: Vec<f64>,
+    speculative_share: Vec<Option<f64>>,
 }
 
 fn position_medians(runs: &[&Run], count: usize) -> PositionMedians {
@@ -91,6 +92,16 @@ fn position_medians(runs: &[&Run], count: usize) -> PositionMedians {
         depth: per(&|p| f64::from(p.depth)),
         root_researches: per(&|p| p.root_researches as f64),
         best_move_changes: per(&|p| p.best_move_changes as f64),
+        speculative_share: (0..count)
+            .map(|p| {
+                let shares: Option<Vec<f64>> = runs
+                    .iter()
+                    .filter_map(|r| r.positions.get(p))
+                    .map(|run| Some(run.speculative_nodes? as f64 / run.nodes.max(1) as f64))
+                    .collect();
+                shares.and_then(|s| median(&s))
+            })
+            .collect(),
     }
 }
 
@@ -242,6 +253,10 @@ pub fn summarise(
                 .ok_or("empty run")?,
                 root_researches: spread(&|r| Some(sum(r, |p| p.root_researches))),
                 best_move_changes: spread(&|r| Some(sum(r, |p| p.best_move_changes))),
+                speculative_share: spread(&|r| {
+                    let speculative: Option<u64> = r.positions.iter().map(|p| p.speculative_nodes).sum();
+                    Some(speculative? as f64 / sum(r, |p| p.nodes).max(1.0))
+                }),
                 per_position: (0..count)
                     .map(|p| {
                         let reference = &own[0].positions[p];
@@ -254,6 +269,7 @@ pub fn summarise(
                             depth: medians.depth[p],
                             root_researches: medians.root_researches[p],
                             best_move_changes: medians.best_move_changes[p],
+                            speculative_share: medians.speculative_share[p],
                             speedup: (searched && depth_mode)
                                 .then(|| speedup(base.time_us[p], medians.time_us[p]))
                                 .flatten(),
@@ -321,6 +337,7 @@ mod tests {
             splits: 0,
             split_tasks: 0,
             aborted_tasks: 0,
+            speculative_nodes: Some(0),
             busy_us: time_us,
             idle_us: 0,
             threads: 1,

@@ -51,6 +51,9 @@ pub struct PositionRun {
     pub split_tasks: u64,
     /// YBWC brothers skipped or abandoned after a cutoff.
     pub aborted_tasks: u64,
+    /// YBWC: nodes below the brothers after the one that cut a split point (absent from older files).
+    #[serde(default)]
+    pub speculative_nodes: Option<u64>,
     /// Thread time spent searching, microseconds.
     pub busy_us: u64,
     /// Thread time not spent searching, microseconds.
@@ -192,6 +195,10 @@ pub struct ConfigSummary {
     /// older files).
     #[serde(default)]
     pub best_move_changes: Option<Spread>,
+    /// YBWC: the share of the nodes searched below brothers after the one that cut their split point, per
+    /// repeat (absent from older files).
+    #[serde(default)]
+    pub speculative_share: Option<Spread>,
     /// The per-position figures (medians over repeats).
     pub per_position: Vec<PositionSummary>,
     /// The figures by the 1-thread time of the positions (depth mode only; empty with `--movetime`).
@@ -240,6 +247,9 @@ pub struct PositionSummary {
     /// Median of the main thread's best-move changes between iterations (absent from older files).
     #[serde(default)]
     pub best_move_changes: f64,
+    /// YBWC: median share of the nodes searched past a split point's cutoff (absent from older files).
+    #[serde(default)]
+    pub speculative_share: Option<f64>,
     /// 1-thread median time ÷ this median time.
     pub speedup: Option<f64>,
     /// This median nodes ÷ 1-thread median nodes.

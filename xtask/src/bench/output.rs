@@ -63,6 +63,7 @@ pub fn table(summaries: &[ConfigSummary], fixed_time: bool) -> Table {
         "idle",
         "re-searches",
         "changes",
+        "past cut",
     ]);
     for s in summaries {
         let threads = if s.oversubscribed {
@@ -94,6 +95,9 @@ pub fn table(summaries: &[ConfigSummary], fixed_time: bool) -> Table {
             format!("{:.0}%", s.idle_fraction.median * 100.0),
             count(s.root_researches.as_ref()),
             count(s.best_move_changes.as_ref()),
+            s.speculative_share
+                .as_ref()
+                .map_or_else(|| "-".to_string(), |x| format!("{:.1}%", x.median * 100.0)),
         ]);
     }
     table
@@ -355,6 +359,7 @@ fn summary_csv(report: &BenchReport) -> Csv {
         "idle_fraction_median",
         "root_researches_median",
         "best_move_changes_median",
+        "speculative_share_median",
         "repeats",
     ]);
     for s in &report.summaries {
@@ -390,6 +395,7 @@ fn summary_csv(report: &BenchReport) -> Csv {
             cell(Some(s.idle_fraction.median)),
             opt(s.root_researches.as_ref(), |x| x.median),
             opt(s.best_move_changes.as_ref(), |x| x.median),
+            opt(s.speculative_share.as_ref(), |x| x.median),
             s.total_time_s.count.to_string(),
         ]);
     }
@@ -411,6 +417,7 @@ fn positions_csv(report: &BenchReport) -> Csv {
         "same_move_as_1_thread",
         "root_researches_median",
         "best_move_changes_median",
+        "speculative_share_median",
     ]);
     for s in &report.summaries {
         for p in &s.per_position {
@@ -428,6 +435,7 @@ fn positions_csv(report: &BenchReport) -> Csv {
                 p.agrees_with_one_thread.to_string(),
                 cell(Some(p.root_researches)),
                 cell(Some(p.best_move_changes)),
+                cell(p.speculative_share),
             ]);
         }
     }

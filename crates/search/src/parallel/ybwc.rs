@@ -48,7 +48,7 @@ use crate::worker::{
     MoveInLoop, MoveOutcome, NodeFacts, SearchContext, SharedSearch, ThreadRole, ThreadStats, Worker,
 };
 use eldest_board::Move;
-use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU8, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU8, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Instant;
 
@@ -289,6 +289,16 @@ struct SplitPoint {
     next: AtomicUsize,
     /// At the root: the nodes each brother's search took, for node-based time management.
     root_move_nodes: Mutex<Vec<(Move, u64)>>,
+    /// The place in the move list of the earliest brother that failed high (`usize::MAX`: none).
+    first_cut: AtomicUsize,
+    /// Per brother: the nodes its search took that no split point below has counted as speculative yet.
+    brother_nodes: Vec<AtomicU64>,
+}
+
+/// The nodes of the brothers after the one that cut a split point (`first_cut`, `usize::MAX` where none did):
+/// the work the serial search would have saved.
+fn nodes_past_cut(first_cut: usize, brother_nodes: &[u64]) -> u64 {
+    brother_nodes.iter().skip(first_cut.saturating_add(1)).sum()
 }
 
 /// What a split point found.
@@ -322,6 +332,8 @@ impl<H: SearchHooks> SearchContext<'_, '_, H> {
             searched: AtomicUsize::new(0),
             next: AtomicUsize::new(0),
             root_move_nodes: Mutex::new(Vec::new()),
+            first_cut: AtomicUsize::new(usize::MAX),
+            brother_nodes: brothers.iter().map(|_| AtomicU64::new(0)).collect(),
         };
         let tasks = pool.split_tasks(brothers.len());
         let job = SplitJob {
@@ -360,6 +372,12 @@ impl<H: SearchHooks> SearchContext<'_, '_, H> {
             .add(&point.totals.into_inner().unwrap_or_else(|e| e.into_inner()));
         self.worker.stats.splits += 1;
         self.worker.stats.split_tasks += brothers.len() as u64;
+        let brother_nodes: Vec<u64> = point
+            .brother_nodes
+            .into_iter()
+            .map(AtomicU64::into_inner)
+            .collect();
+        self.worker.stats.speculative_nodes += nodes_past_cut(point.first_cut.into_inner(), &brother_nodes);
         if self.shared.abort.load(Ordering::Relaxed)
             || self.worker.cutoff.as_ref().is_some_and(|c| c.is_set())
         {
@@ -466,6 +484,10 @@ impl<H: SearchHooks> SplitJob<'_, '_, H> {
             .search_move::<PV>(node, this, alpha_now, best_score);
             let stopped = worker.stopped;
             totals.add(&worker.stats);
+            point.brother_nodes[index].store(
+                worker.stats.nodes - worker.stats.speculative_nodes,
+                Ordering::Relaxed,
+            );
             if node.root {
                 lock(&point.root_move_nodes).push((this.mv, worker.stats.nodes));
             }
@@ -485,6 +507,7 @@ impl<H: SearchHooks> SplitJob<'_, '_, H> {
             }
             point.alpha.fetch_max(score, Ordering::Relaxed);
             if score >= node.beta {
+                point.first_cut.fetch_min(index, Ordering::Relaxed);
                 point.cutoff.set();
             }
         }
@@ -507,6 +530,17 @@ impl<H: SearchHooks> SplitJob<'_, '_, H> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn only_the_brothers_after_the_cutting_one_are_speculative() {
+        assert_eq!(nodes_past_cut(1, &[10, 20, 30, 40]), 70);
+        assert_eq!(nodes_past_cut(3, &[10, 20, 30, 40]), 0);
+        assert_eq!(
+            nodes_past_cut(usize::MAX, &[10, 20, 30, 40]),
+            0,
+            "no cut: the serial search does it all"
+        );
+    }
 
     #[test]
     fn a_cutoff_reaches_every_split_point_below_and_only_those() {
