@@ -11,6 +11,7 @@ mod analysis;
 mod compare;
 mod model;
 mod output;
+mod pooled;
 mod runner;
 mod signature;
 
@@ -19,7 +20,8 @@ use crate::report::machine::{Machine, logical_cpus};
 use eldest_search::ParallelAlgorithm;
 use eldest_search::bench::BenchSet;
 use indicatif::{ProgressBar, ProgressStyle};
-use model::{BenchReport, SCHEMA_VERSION, Settings};
+use model::{BenchReport, ConfigSummary, SCHEMA_VERSION, Settings};
+use output::write_text;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -78,9 +80,11 @@ pub struct Args {
     /// Runs of every configuration (medians and spreads are over these).
     #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..=1000))]
     repeat: u32,
-    /// Transposition table in MiB.
-    #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u64).range(1..=65536))]
-    hash: u64,
+    /// Transposition table in MiB. Several sizes, comma-separated powers of two (32,64,128), run the whole
+    /// bench once per size into the output folder's hash-N/ and pool the figures over every (size, position):
+    /// each size is another draw of the deterministic 1-thread baseline (docs/bench.md).
+    #[arg(long, value_delimiter = ',', default_value = "64", value_parser = clap::value_parser!(u64).range(1..=65536))]
+    hash: Vec<u64>,
     /// Output folder for bench.json, the CSV files and the charts.
     #[arg(long, default_value = "target/bench")]
     out: PathBuf,
@@ -128,7 +132,67 @@ pub fn run(args: &Args) -> Result<(), String> {
         Some(path) => count_positions(path)?,
         None => args.set.unwrap_or(BenchSet::Short).fens().len(),
     };
-    measure(&settings, count, &args.out)
+    let sizes = table_sizes(&args.hash)?;
+    if let [size] = sizes[..] {
+        measure(
+            &Settings {
+                hash_mib: size,
+                ..settings
+            },
+            count,
+            &args.out,
+        )?;
+        return Ok(());
+    }
+    let mut by_size = Vec::new();
+    for &size in &sizes {
+        let at_size = Settings {
+            hash_mib: size,
+            ..settings.clone()
+        };
+        by_size.push((
+            size,
+            measure(&at_size, count, &args.out.join(format!("hash-{size}")))?,
+        ));
+    }
+    let rows = pooled::pool(&by_size);
+    let table = pooled::table(&rows, &sizes);
+    let sizes_text = sizes.iter().map(u64::to_string).collect::<Vec<_>>().join(", ");
+    println!("pooled over the table sizes {sizes_text} MiB (each against its own 1-thread baseline):");
+    print!("{}", table.to_text());
+    let markdown = format!(
+        "Pooled over the table sizes {sizes_text} MiB: every configuration against the 1-thread baseline of the \
+         same size, geometric means over the (size, position) draws; the 95% interval treats the draws as \
+         independent. Each size's own report is in hash-N/.\n\n{}",
+        table.to_markdown()
+    );
+    write_text(&args.out.join("pooled.md"), &markdown)?;
+    write_text(&args.out.join("pooled.csv"), &pooled::csv(&rows).text())?;
+    println!("wrote {}", args.out.join("pooled.md").display());
+    Ok(())
+}
+
+/// The table sizes to measure, once each. Several must be powers of two: the table rounds its size down to one,
+/// so 48 and 32 would draw the same tree twice.
+fn table_sizes(sizes: &[u64]) -> Result<Vec<u64>, String> {
+    let mut unique: Vec<u64> = Vec::new();
+    for &size in sizes {
+        if !unique.contains(&size) {
+            unique.push(size);
+        }
+    }
+    if unique.len() > 1
+        && let Some(odd) = unique.iter().find(|s| !s.is_power_of_two())
+    {
+        return Err(format!(
+            "--hash {odd}: give several table sizes as powers of two (the table rounds its size down to one, so \
+             two sizes could search with the same table)"
+        ));
+    }
+    if unique.is_empty() {
+        return Err("--hash needs a size".to_string());
+    }
+    Ok(unique)
 }
 
 fn engine(args: &Args) -> Result<PathBuf, String> {
@@ -219,7 +283,7 @@ fn settings(args: &Args, engine: &Path) -> Result<Settings, String> {
         set: set.map(|set| set.name().to_string()),
         keep_tables: args.keep_tables || set.is_some_and(BenchSet::keeps_tables),
         repeat: args.repeat as usize,
-        hash_mib: args.hash,
+        hash_mib: args.hash.first().copied().unwrap_or(64),
         knobs,
         engine: engine.display().to_string(),
         launcher: args
@@ -316,8 +380,8 @@ fn jobs(settings: &Settings) -> Vec<runner::Job<'_>> {
     jobs
 }
 
-/// Runs every job, summarises, prints the table and writes the files.
-fn measure(settings: &Settings, positions: usize, out: &Path) -> Result<(), String> {
+/// Runs every job, summarises, prints the table and writes the files; returns the summaries.
+fn measure(settings: &Settings, positions: usize, out: &Path) -> Result<Vec<ConfigSummary>, String> {
     let machine = Machine::describe();
     let jobs = jobs(settings);
     let limit = match (settings.depth, settings.movetime_ms) {
@@ -408,12 +472,25 @@ fn measure(settings: &Settings, positions: usize, out: &Path) -> Result<(), Stri
             .join(", "),
         report.elapsed_s
     );
-    Ok(())
+    Ok(report.summaries)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn several_table_sizes_are_distinct_powers_of_two() {
+        assert_eq!(table_sizes(&[64]), Ok(vec![64]));
+        assert_eq!(table_sizes(&[48]), Ok(vec![48]), "one size may be any");
+        assert_eq!(table_sizes(&[32, 64, 32, 128]), Ok(vec![32, 64, 128]));
+        let error = table_sizes(&[32, 48]).unwrap_err();
+        assert!(
+            error.contains("--hash 48") && error.contains("powers of two"),
+            "{error}"
+        );
+        assert!(table_sizes(&[]).is_err());
+    }
 
     #[test]
     fn a_variant_is_labelled_by_its_normalised_words() {

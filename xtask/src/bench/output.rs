@@ -319,7 +319,7 @@ Settings: {limit}, positions {}, {} repeats, {} MiB hash{}; medians ±half-range
     )
 }
 
-fn write_text(path: &Path, text: &str) -> Result<(), String> {
+pub fn write_text(path: &Path, text: &str) -> Result<(), String> {
     std::fs::write(path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))
 }
 
