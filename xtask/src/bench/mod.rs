@@ -36,6 +36,8 @@ const BUSY_WARNING_PERCENT: f64 = 15.0;
 #[command(
     after_help = "Examples:\n  cargo xtask bench\n  cargo xtask bench --threads 1,2,4,8,16 --depth 16 \
                         --repeat 5 --out bench-16\n  cargo xtask bench --set long --threads 1,2 --repeat 5\n  \
+                        cargo xtask bench --set long --threads 1,2 --repeat 2 --hash 32,64,128   (three draws of the \
+                        1-thread baseline)\n  \
                         cargo xtask bench --set game --movetime 70\n  target/release/xtask bench --engine target/release/eldest   \
                         (a machine without Rust)\n  cargo xtask bench --set long --threads 1 --launcher \"mpirun -np 2\" \
                         --engine target/release/eldest   (the cluster build)\n  cargo xtask bench --compare old/bench.json new/bench.json\n  \
