@@ -135,30 +135,26 @@ pub fn run(args: &Args) -> Result<(), String> {
         None => args.set.unwrap_or(BenchSet::Short).fens().len(),
     };
     let sizes = table_sizes(&args.hash)?;
-    if let [size] = sizes[..] {
-        measure(
-            &Settings {
-                hash_mib: size,
-                ..settings
-            },
-            count,
-            &args.out,
-        )?;
+    if sizes.len() == 1 {
+        measure(&settings, count, &args.out)?;
         return Ok(());
     }
+    measure_table_sizes(&settings, count, &sizes, &args.out)
+}
+
+/// The whole bench once per table size into `out/hash-N/`, then the figures pooled over the sizes
+/// (`pooled.md`, `pooled.csv`).
+fn measure_table_sizes(settings: &Settings, count: usize, sizes: &[u64], out: &Path) -> Result<(), String> {
     let mut by_size = Vec::new();
-    for &size in &sizes {
+    for &size in sizes {
         let at_size = Settings {
             hash_mib: size,
             ..settings.clone()
         };
-        by_size.push((
-            size,
-            measure(&at_size, count, &args.out.join(format!("hash-{size}")))?,
-        ));
+        by_size.push((size, measure(&at_size, count, &out.join(format!("hash-{size}")))?));
     }
     let rows = pooled::pool(&by_size);
-    let table = pooled::table(&rows, &sizes);
+    let table = pooled::table(&rows, sizes);
     let sizes_text = sizes.iter().map(u64::to_string).collect::<Vec<_>>().join(", ");
     println!("pooled over the table sizes {sizes_text} MiB (each against its own 1-thread baseline):");
     print!("{}", table.to_text());
@@ -168,9 +164,9 @@ pub fn run(args: &Args) -> Result<(), String> {
          independent. Each size's own report is in hash-N/.\n\n{}",
         table.to_markdown()
     );
-    write_text(&args.out.join("pooled.md"), &markdown)?;
-    write_text(&args.out.join("pooled.csv"), &pooled::csv(&rows).text())?;
-    println!("wrote {}", args.out.join("pooled.md").display());
+    write_text(&out.join("pooled.md"), &markdown)?;
+    write_text(&out.join("pooled.csv"), &pooled::csv(&rows).text())?;
+    println!("wrote {}", out.join("pooled.md").display());
     Ok(())
 }
 

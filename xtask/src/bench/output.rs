@@ -36,6 +36,11 @@ fn optional(spread: Option<&Spread>, decimals: usize) -> String {
     spread.map_or_else(|| "-".to_string(), |s| with_spread(s, decimals))
 }
 
+/// A share as a percentage with one decimal (`-` where absent).
+pub fn percent(share: Option<f64>) -> String {
+    share.map_or_else(|| "-".to_string(), |x| format!("{:.1}%", x * 100.0))
+}
+
 /// A counter's median over repeats (`-` where the file predates it).
 fn count(spread: Option<&Spread>) -> String {
     spread.map_or_else(|| "-".to_string(), |s| format!("{:.0}", s.median))
@@ -95,9 +100,7 @@ pub fn table(summaries: &[ConfigSummary], fixed_time: bool) -> Table {
             format!("{:.0}%", s.idle_fraction.median * 100.0),
             count(s.root_researches.as_ref()),
             count(s.best_move_changes.as_ref()),
-            s.speculative_share
-                .as_ref()
-                .map_or_else(|| "-".to_string(), |x| format!("{:.1}%", x.median * 100.0)),
+            percent(s.speculative_share.as_ref().map(|x| x.median)),
         ]);
     }
     table
@@ -323,7 +326,8 @@ pub fn write_text(path: &Path, text: &str) -> Result<(), String> {
     std::fs::write(path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))
 }
 
-fn cell(value: Option<f64>) -> String {
+/// A CSV cell: the value with six decimals, empty where absent.
+pub fn cell(value: Option<f64>) -> String {
     value.map_or_else(String::new, |v| format!("{v:.6}"))
 }
 

@@ -9,6 +9,7 @@
 //! pooled over all (size, position) pairs.
 
 use super::model::ConfigSummary;
+use super::output::{cell, percent};
 use crate::report::csv::Csv;
 use crate::report::table::Table;
 use crate::stats::summary::{geometric_mean, median};
@@ -148,8 +149,7 @@ pub fn table(rows: &[PooledRow], sizes: &[u64]) -> Table {
             interval,
             figure(row.node_overhead, 2),
             figure(row.nps_ratio, 2),
-            row.speculative_share
-                .map_or_else(|| "-".to_string(), |x| format!("{:.1}%", x * 100.0)),
+            percent(row.speculative_share),
         ]);
     }
     table
@@ -167,7 +167,6 @@ pub fn csv(rows: &[PooledRow]) -> Csv {
         "nps_ratio",
         "speculative_share",
     ]);
-    let cell = |v: Option<f64>| v.map_or_else(String::new, |v| format!("{v:.6}"));
     for row in rows {
         csv.row(&[
             row.algorithm.clone(),
