@@ -138,6 +138,41 @@ fn tiny_bench_writes_every_file_and_compare_reads_them() {
         text.contains("noise") && !text.contains("better") && !text.contains("worse"),
         "{text}"
     );
+
+    // --pool: the same report twice is one draw of the baseline, refused; as if made at another table size, pooled.
+    let twice = xtask(&[
+        "bench",
+        "--pool",
+        bench_json.to_str().unwrap(),
+        bench_json.to_str().unwrap(),
+    ]);
+    assert!(!twice.status.success(), "{twice:?}");
+    assert!(
+        String::from_utf8_lossy(&twice.stderr).contains("given twice"),
+        "{twice:?}"
+    );
+    let mut at_16 = json.clone();
+    at_16["settings"]["hash_mib"] = 16.into();
+    let other_size = dir.join("at-16.json");
+    std::fs::write(&other_size, serde_json::to_string(&at_16).unwrap()).unwrap();
+    let pooled_dir = dir.join("pooled");
+    let pooled = xtask(&[
+        "bench",
+        "--pool",
+        bench_json.to_str().unwrap(),
+        other_size.to_str().unwrap(),
+        "--out",
+        pooled_dir.to_str().unwrap(),
+    ]);
+    assert!(pooled.status.success(), "{pooled:?}");
+    let text = String::from_utf8_lossy(&pooled.stdout);
+    assert!(
+        text.contains("table sizes 8, 16 MiB") && text.contains("4 (2 sizes)"),
+        "{text}"
+    );
+    let pooled_csv = std::fs::read_to_string(pooled_dir.join("pooled.csv")).unwrap();
+    assert_eq!(pooled_csv.lines().count(), 1 + 8, "{pooled_csv}");
+    assert!(pooled_dir.join("pooled.md").is_file());
     std::fs::remove_dir_all(&dir).ok();
 }
 
@@ -145,12 +180,13 @@ fn tiny_bench_writes_every_file_and_compare_reads_them() {
 fn bad_options_are_refused_with_a_message() {
     let dir = scratch("bench-bad");
     let missing = dir.join("missing-eldest");
-    let cases: [&[&str]; 11] = [
+    let cases: [&[&str]; 12] = [
         &["bench", "--engine", missing.to_str().unwrap()],
         &["bench", "--algorithms", "lazy,dts"],
         &["bench", "--threads", "0"],
         &["bench", "--depth", "4", "--movetime", "10"],
         &["bench", "--compare", "/nonexistent/a.json", "/nonexistent/b.json"],
+        &["bench", "--pool", "/nonexistent/a.json"],
         &["bench", "--set", "medium"],
         &["bench", "--set", "long", "--positions", "x.epd"],
         &["bench", "--keep-tables"],

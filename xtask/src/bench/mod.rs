@@ -41,6 +41,7 @@ const BUSY_WARNING_PERCENT: f64 = 15.0;
                         cargo xtask bench --set game --movetime 70\n  target/release/xtask bench --engine target/release/eldest   \
                         (a machine without Rust)\n  cargo xtask bench --set long --threads 1 --launcher \"mpirun -np 2\" \
                         --engine target/release/eldest   (the cluster build)\n  cargo xtask bench --compare old/bench.json new/bench.json\n  \
+                        cargo xtask bench --pool a/hash-32/bench.json b/hash-16/bench.json   (pool runs made apart)\n  \
                         cargo xtask bench --signature\n\nMetrics: docs/bench.md"
 )]
 pub struct Args {
@@ -110,6 +111,11 @@ pub struct Args {
     /// Compare two bench.json files instead of measuring.
     #[arg(long, num_args = 2, value_names = ["OLD", "NEW"])]
     compare: Option<Vec<PathBuf>>,
+    /// Pool bench.json files made apart instead of measuring: the same set and limit at different table sizes
+    /// (a --hash list's hash-N/bench.json, single runs), each configuration over the sizes it was measured at;
+    /// writes pooled.md and pooled.csv to --out.
+    #[arg(long, num_args = 2.., value_name = "BENCH_JSON", conflicts_with_all = ["compare", "signature"])]
+    pool: Option<Vec<PathBuf>>,
 }
 
 /// Runs the command.
@@ -120,6 +126,9 @@ pub fn run(args: &Args) -> Result<(), String> {
     if let Some(files) = &args.compare {
         print!("{}", compare::run(&files[0], &files[1])?);
         return Ok(());
+    }
+    if let Some(files) = &args.pool {
+        return pool_files(files, &args.out);
     }
     let engine = engine(args)?;
     if args.signature {
@@ -153,19 +162,48 @@ fn measure_table_sizes(settings: &Settings, count: usize, sizes: &[u64], out: &P
         };
         by_size.push((size, measure(&at_size, count, &out.join(format!("hash-{size}")))?));
     }
-    let rows = pooled::pool(&by_size);
-    let table = pooled::table(&rows, sizes);
+    write_pooled(
+        &pooled::pool(&by_size),
+        sizes,
+        "Each size's own report is in hash-N/.",
+        out,
+    )
+}
+
+/// `--pool`: bench reports made apart, pooled over their table sizes.
+fn pool_files(files: &[PathBuf], out: &Path) -> Result<(), String> {
+    let mut reports = Vec::new();
+    for file in files {
+        let report: BenchReport = crate::report::read_json(file)?;
+        if report.schema != SCHEMA_VERSION {
+            return Err(format!(
+                "{} has result schema {}, this tool reads {SCHEMA_VERSION}",
+                file.display(),
+                report.schema
+            ));
+        }
+        reports.push((file.display().to_string(), report));
+    }
+    let (rows, sizes) = pooled::pool_reports(&reports)?;
+    let names: Vec<&str> = reports.iter().map(|(name, _)| name.as_str()).collect();
+    write_pooled(&rows, &sizes, &format!("Pooled from {}.", names.join(", ")), out)
+}
+
+/// Prints the pooled table and writes it to `out/pooled.md` and `out/pooled.csv`.
+fn write_pooled(rows: &[pooled::PooledRow], sizes: &[u64], origin: &str, out: &Path) -> Result<(), String> {
+    let table = pooled::table(rows);
     let sizes_text = sizes.iter().map(u64::to_string).collect::<Vec<_>>().join(", ");
     println!("pooled over the table sizes {sizes_text} MiB (each against its own 1-thread baseline):");
     print!("{}", table.to_text());
     let markdown = format!(
         "Pooled over the table sizes {sizes_text} MiB: every configuration against the 1-thread baseline of the \
          same size, geometric means over the (size, position) draws; the 95% interval treats the draws as \
-         independent. Each size's own report is in hash-N/.\n\n{}",
+         independent. {origin}\n\n{}",
         table.to_markdown()
     );
+    std::fs::create_dir_all(out).map_err(|e| format!("cannot create {}: {e}", out.display()))?;
     write_text(&out.join("pooled.md"), &markdown)?;
-    write_text(&out.join("pooled.csv"), &pooled::csv(&rows).text())?;
+    write_text(&out.join("pooled.csv"), &pooled::csv(rows).text())?;
     println!("wrote {}", out.join("pooled.md").display());
     Ok(())
 }

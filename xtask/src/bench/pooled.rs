@@ -8,7 +8,7 @@
 //! one-thread baseline *of the same size* (so the size's own effect on the tree cancels), and the figures are
 //! pooled over all (size, position) pairs.
 
-use super::model::ConfigSummary;
+use super::model::{BenchReport, ConfigSummary};
 use super::output::{cell, percent};
 use crate::report::csv::Csv;
 use crate::report::table::Table;
@@ -23,6 +23,8 @@ pub struct PooledRow {
     pub threads: usize,
     /// The (table size, position) pairs pooled.
     pub draws: usize,
+    /// The table sizes they come from.
+    pub sizes: usize,
     /// Geometric mean over the draws of the time to depth against the same size's one thread.
     pub speedup: Option<f64>,
     /// The factor of the speedup's 95% interval (from the draws' spread, as if they were independent).
@@ -67,37 +69,141 @@ impl From<&ConfigSummary> for SizeFigures {
 
 /// Pools the summaries of one bench per table size by configuration.
 pub fn pool(by_size: &[(u64, Vec<ConfigSummary>)]) -> Vec<PooledRow> {
-    let figures: Vec<Vec<SizeFigures>> = by_size
+    let draws: Vec<(u64, SizeFigures)> = by_size
         .iter()
-        .map(|(_, summaries)| summaries.iter().map(SizeFigures::from).collect())
+        .flat_map(|(size, summaries)| summaries.iter().map(|s| (*size, SizeFigures::from(s))))
         .collect();
-    pool_figures(&figures)
+    pool_figures(&draws)
 }
 
-fn pool_figures(by_size: &[Vec<SizeFigures>]) -> Vec<PooledRow> {
-    let Some(first) = by_size.first() else {
-        return Vec::new();
-    };
-    first
+/// The table size a report searched with: the table rounds a size down to a power of two, so 48 MiB draws the
+/// same tree as 32.
+fn effective_size(mib: u64) -> u64 {
+    if mib == 0 { 0 } else { 1 << mib.ilog2() }
+}
+
+/// One bench report as `--pool` reads it.
+#[derive(Debug, Clone, PartialEq)]
+struct ReportDraws {
+    /// Where it was read from, for messages.
+    name: String,
+    /// What it searched and to what limit, in words: reports pool only when these are equal.
+    search: String,
+    /// The table size it searched with.
+    hash_mib: u64,
+    /// Its configurations.
+    figures: Vec<SizeFigures>,
+}
+
+impl ReportDraws {
+    fn new(name: &str, report: &BenchReport) -> Self {
+        let settings = &report.settings;
+        let limit = match (settings.depth, settings.movetime_ms) {
+            (_, Some(ms)) => format!("{ms} ms a position"),
+            (Some(depth), None) => format!("depth {depth}"),
+            (None, None) => "no limit".to_string(),
+        };
+        ReportDraws {
+            name: name.to_string(),
+            search: format!("{}, {limit}", settings.source()),
+            hash_mib: settings.hash_mib,
+            figures: report.summaries.iter().map(SizeFigures::from).collect(),
+        }
+    }
+}
+
+/// Pools bench reports made separately (`--pool`): each configuration's draws are its reports at different
+/// table sizes, each against the one-thread baseline of its own report. The reports must search the same
+/// positions to the same limit, and no configuration may be given twice at one size — the two would share one
+/// draw of the baseline and narrow the interval falsely. Returns the rows and the sizes met.
+///
+/// # Errors
+/// Fewer than two reports, reports of different positions or limits, or a configuration twice at one size.
+pub fn pool_reports(reports: &[(String, BenchReport)]) -> Result<(Vec<PooledRow>, Vec<u64>), String> {
+    let reports: Vec<ReportDraws> = reports
         .iter()
-        .map(|config| {
-            let same: Vec<&SizeFigures> = by_size
+        .map(|(name, report)| ReportDraws::new(name, report))
+        .collect();
+    pool_report_draws(&reports)
+}
+
+fn pool_report_draws(reports: &[ReportDraws]) -> Result<(Vec<PooledRow>, Vec<u64>), String> {
+    let Some(first) = reports.first() else {
+        return Err("--pool needs at least two bench.json files".to_string());
+    };
+    if reports.len() < 2 {
+        return Err(format!(
+            "--pool {}: give at least two bench.json files, one per table size",
+            first.name
+        ));
+    }
+    let mut draws: Vec<(u64, SizeFigures)> = Vec::new();
+    let mut sizes: Vec<u64> = Vec::new();
+    for report in reports {
+        if report.search != first.search {
+            return Err(format!(
+                "{} searched the {}, {} the {}: pool reports of one set and one limit",
+                report.name, report.search, first.name, first.search
+            ));
+        }
+        let size = effective_size(report.hash_mib);
+        for figures in &report.figures {
+            if draws
                 .iter()
-                .filter_map(|size| {
-                    size.iter()
-                        .find(|s| s.algorithm == config.algorithm && s.threads == config.threads)
-                })
+                .any(|(s, f)| *s == size && f.algorithm == figures.algorithm && f.threads == figures.threads)
+            {
+                return Err(format!(
+                    "{}: {} at {} threads is given twice with a {size} MiB table (the table rounds its size down \
+                     to a power of two); one size is one draw of the 1-thread baseline",
+                    report.name, figures.algorithm, figures.threads
+                ));
+            }
+            draws.push((size, figures.clone()));
+        }
+        if !sizes.contains(&size) {
+            sizes.push(size);
+        }
+    }
+    sizes.sort_unstable();
+    Ok((pool_figures(&draws), sizes))
+}
+
+/// Pools (table size, figures) draws by configuration, in the order configurations first appear.
+fn pool_figures(draws: &[(u64, SizeFigures)]) -> Vec<PooledRow> {
+    let mut configurations: Vec<(&str, usize)> = Vec::new();
+    for (_, figures) in draws {
+        let key = (figures.algorithm.as_str(), figures.threads);
+        if !configurations.contains(&key) {
+            configurations.push(key);
+        }
+    }
+    configurations
+        .into_iter()
+        .map(|(algorithm, threads)| {
+            let same: Vec<&(u64, SizeFigures)> = draws
+                .iter()
+                .filter(|(_, f)| f.algorithm == algorithm && f.threads == threads)
                 .collect();
-            let speedups: Vec<f64> = same.iter().flat_map(|s| s.speedups.iter().copied()).collect();
-            let overheads: Vec<f64> = same.iter().flat_map(|s| s.overheads.iter().copied()).collect();
+            let speedups: Vec<f64> = same
+                .iter()
+                .flat_map(|(_, s)| s.speedups.iter().copied())
+                .collect();
+            let overheads: Vec<f64> = same
+                .iter()
+                .flat_map(|(_, s)| s.overheads.iter().copied())
+                .collect();
             let median_of = |value: &dyn Fn(&SizeFigures) -> Option<f64>| -> Option<f64> {
-                let values: Vec<f64> = same.iter().filter_map(|s| value(s)).collect();
+                let values: Vec<f64> = same.iter().filter_map(|(_, s)| value(s)).collect();
                 median(&values)
             };
+            let mut sizes: Vec<u64> = same.iter().map(|(size, _)| *size).collect();
+            sizes.sort_unstable();
+            sizes.dedup();
             PooledRow {
-                algorithm: config.algorithm.clone(),
-                threads: config.threads,
+                algorithm: algorithm.to_string(),
+                threads,
                 draws: speedups.len(),
+                sizes: sizes.len(),
                 speedup: geometric_mean(&speedups),
                 speedup_interval: interval_factor(&speedups),
                 node_overhead: geometric_mean(&overheads),
@@ -125,7 +231,7 @@ fn figure(value: Option<f64>, decimals: usize) -> String {
 }
 
 /// The pooled table: one row per configuration with more than one thread.
-pub fn table(rows: &[PooledRow], sizes: &[u64]) -> Table {
+pub fn table(rows: &[PooledRow]) -> Table {
     let mut table = Table::new([
         "algorithm",
         "threads",
@@ -144,7 +250,12 @@ pub fn table(rows: &[PooledRow], sizes: &[u64]) -> Table {
         table.push([
             row.algorithm.clone(),
             row.threads.to_string(),
-            format!("{} ({} sizes)", row.draws, sizes.len()),
+            format!(
+                "{} ({} size{})",
+                row.draws,
+                row.sizes,
+                if row.sizes == 1 { "" } else { "s" }
+            ),
             figure(row.speedup, 2),
             interval,
             figure(row.node_overhead, 2),
@@ -161,6 +272,7 @@ pub fn csv(rows: &[PooledRow]) -> Csv {
         "algorithm",
         "threads",
         "draws",
+        "sizes",
         "speedup",
         "speedup_interval_factor",
         "node_overhead",
@@ -172,6 +284,7 @@ pub fn csv(rows: &[PooledRow]) -> Csv {
             row.algorithm.clone(),
             row.threads.to_string(),
             row.draws.to_string(),
+            row.sizes.to_string(),
             cell(row.speedup),
             cell(row.speedup_interval),
             cell(row.node_overhead),
@@ -201,13 +314,16 @@ mod tests {
     fn draws_of_every_size_pool_into_one_geometric_mean() {
         let one = || figures(1, &[1.0, 1.0], &[1.0, 1.0], 1.0);
         let by_size = vec![
-            vec![one(), figures(2, &[1.0, 4.0], &[1.0, 0.5], 1.8)],
-            vec![one(), figures(2, &[2.0, 2.0], &[1.0, 1.0], 2.0)],
-            vec![one(), figures(2, &[0.5, 4.0], &[2.0, 1.0], 1.9)],
+            (32, one()),
+            (32, figures(2, &[1.0, 4.0], &[1.0, 0.5], 1.8)),
+            (64, one()),
+            (64, figures(2, &[2.0, 2.0], &[1.0, 1.0], 2.0)),
+            (128, one()),
+            (128, figures(2, &[0.5, 4.0], &[2.0, 1.0], 1.9)),
         ];
         let rows = pool_figures(&by_size);
         let two = rows.iter().find(|r| r.threads == 2).unwrap();
-        assert_eq!(two.draws, 6);
+        assert_eq!((two.draws, two.sizes), (6, 3));
         // (1 · 4 · 2 · 2 · 0.5 · 4)^(1/6) = 32^(1/6)
         assert!((two.speedup.unwrap() - 32f64.powf(1.0 / 6.0)).abs() < 1e-9);
         assert!((two.node_overhead.unwrap() - 1.0).abs() < 1e-9);
@@ -217,7 +333,7 @@ mod tests {
             two.speedup_interval.unwrap() > 1.0,
             "six scattered draws leave an interval"
         );
-        let text = table(&rows, &[32, 64, 128]).to_text();
+        let text = table(&rows).to_text();
         assert!(text.contains("6 (3 sizes)"), "{text}");
         assert_eq!(
             text.lines().filter(|l| l.contains("ybwc")).count(),
@@ -236,5 +352,68 @@ mod tests {
         assert_eq!(interval_factor(&[1.5, 1.5, 1.5]), Some(1.0));
         assert_eq!(interval_factor(&[1.5]), None);
         assert!(pool(&[]).is_empty());
+    }
+
+    /// A report of `configs` ((algorithm, per-position speedups) at two threads) at `hash_mib` and `depth`.
+    fn report(name: &str, hash_mib: u64, depth: u32, configs: &[(&str, &[f64])]) -> ReportDraws {
+        ReportDraws {
+            name: name.to_string(),
+            search: format!("long set, depth {depth}"),
+            hash_mib,
+            figures: configs
+                .iter()
+                .map(|(algorithm, speedups)| SizeFigures {
+                    algorithm: (*algorithm).to_string(),
+                    ..figures(2, speedups, &vec![1.0; speedups.len()], 1.9)
+                })
+                .collect(),
+        }
+    }
+
+    #[test]
+    fn reports_made_apart_pool_by_configuration_over_their_sizes() {
+        let reports = vec![
+            report("a", 32, 22, &[("ybwc", &[2.0, 2.0]), ("abdada", &[1.0, 1.0])]),
+            report("b", 64, 22, &[("lazy", &[1.5, 1.5])]),
+            report("c", 64, 22, &[("ybwc", &[0.5, 2.0])]),
+        ];
+        let (rows, sizes) = pool_report_draws(&reports).expect("distinct (configuration, size) pairs pool");
+        assert_eq!(sizes, vec![32, 64]);
+        let row = |name: &str| {
+            rows.iter()
+                .find(|r| r.algorithm == name)
+                .expect("a row per configuration")
+        };
+        let ybwc = row("ybwc");
+        assert_eq!((ybwc.draws, ybwc.sizes), (4, 2));
+        // (2 · 2 · 0.5 · 2)^(1/4) = 4^(1/4)
+        assert!((ybwc.speedup.unwrap() - 4f64.powf(0.25)).abs() < 1e-9);
+        assert_eq!((row("lazy").draws, row("lazy").sizes), (2, 1));
+        assert_eq!(row("abdada").speedup, Some(1.0));
+    }
+
+    #[test]
+    fn reports_that_share_a_draw_or_differ_in_search_are_refused() {
+        let twice = vec![
+            report("a", 32, 22, &[("ybwc", &[2.0])]),
+            report("b", 48, 22, &[("ybwc", &[1.0])]),
+        ];
+        let error = pool_report_draws(&twice).unwrap_err();
+        assert!(
+            error.contains("given twice") && error.contains("32 MiB"),
+            "{error}"
+        );
+        let deeper = vec![
+            report("a", 32, 22, &[("ybwc", &[2.0])]),
+            report("b", 64, 20, &[("ybwc", &[1.0])]),
+        ];
+        let error = pool_report_draws(&deeper).unwrap_err();
+        assert!(
+            error.contains("depth 20") && error.contains("depth 22"),
+            "{error}"
+        );
+        let one = vec![report("a", 32, 22, &[("ybwc", &[2.0])])];
+        assert!(pool_report_draws(&one).unwrap_err().contains("at least two"));
+        assert!(pool_reports(&[]).is_err());
     }
 }
