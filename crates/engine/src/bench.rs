@@ -175,7 +175,8 @@ pub(crate) fn position_json(result: &BenchPosition<'_>) -> String {
             "{{\"index\":{},\"fen\":\"{}\",\"depth\":{},\"nodes\":{},\"time_us\":{},\"best_move\":\"{}\",",
             "\"score\":\"{}\",\"tt_hits\":{},\"cutoffs\":{},\"first_move_cutoffs\":{},\"deferred_moves\":{},",
             "\"cutoff_check_returns\":{},\"ancestor_returns\":{},\"root_researches\":{},\"best_move_changes\":{},",
-            "\"splits\":{},\"split_tasks\":{},\"aborted_tasks\":{},\"speculative_nodes\":{},\"busy_us\":{},\"idle_us\":{},\"threads\":{}}}"
+            "\"splits\":{},\"split_tasks\":{},\"aborted_tasks\":{},\"speculative_nodes\":{},\"duplicate_nodes\":{},",
+            "\"busy_us\":{},\"idle_us\":{},\"threads\":{}}}"
         ),
         result.index,
         result.position.to_fen(),
@@ -196,6 +197,7 @@ pub(crate) fn position_json(result: &BenchPosition<'_>) -> String {
         stats.split_tasks,
         stats.aborted_tasks,
         stats.speculative_nodes,
+        stats.duplicate_nodes,
         utilisation.busy.as_micros(),
         utilisation.idle().as_micros(),
         utilisation.threads,

@@ -560,6 +560,8 @@ pub fn run_bench_with(
         threads: config.threads.max(1),
         multi_pv: 1,
         parallel: config.parallel,
+        // The bench reports the counters, this one included.
+        count_duplicates: true,
         ..SearchOptions::default()
     };
     let control = SearchControl::new();

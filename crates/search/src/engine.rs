@@ -597,6 +597,7 @@ impl Engine {
             reductions: &self.reductions,
             evaluation: &self.evaluation,
             exchange: self.exchange.as_deref(),
+            count_duplicates: options.count_duplicates && (self.workers.len() > 1 || self.exchange.is_some()),
         };
         store_exchanged_entries(&shared);
         let multi_pv = options.multi_pv.clamp(1, candidates);

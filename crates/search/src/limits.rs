@@ -96,6 +96,9 @@ pub struct SearchOptions {
     pub parallel: crate::parallel::ParallelSettings,
     /// The search's constants (margins, reductions, history bonuses): the defaults unless a tuner sets them.
     pub params: crate::SearchParams,
+    /// With several threads, count [`ThreadStats::duplicate_nodes`](crate::ThreadStats::duplicate_nodes): one
+    /// more table probe per node, so for measurements (`eldest bench` sets it), not for play.
+    pub count_duplicates: bool,
 }
 
 impl Default for SearchOptions {
@@ -106,6 +109,7 @@ impl Default for SearchOptions {
             threads: 1,
             parallel: crate::parallel::ParallelSettings::default(),
             params: crate::SearchParams::DEFAULT,
+            count_duplicates: false,
         }
     }
 }

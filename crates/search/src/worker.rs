@@ -101,6 +101,9 @@ pub struct SharedSearch<'a> {
     pub(crate) reductions: &'a Reductions,
     /// Other processes' tables (a cluster build), if any: deep results go out, theirs come in.
     pub exchange: Option<&'a dyn EntryExchange>,
+    /// Count [`ThreadStats::duplicate_nodes`]: asked for (`SearchOptions::count_duplicates`, one table probe
+    /// more per node) and several threads or processes fill the table.
+    pub count_duplicates: bool,
 }
 
 /// A thread's last completed iteration: its depth, score and principal variation.
@@ -165,6 +168,15 @@ pub struct ThreadStats {
     /// brother that cut it off — work the serial search, which stops at the cutting brother, never does. The
     /// rest of a parallel search's node overhead is its tree differing from the serial one.
     pub speculative_nodes: u64,
+    /// Nodes searched a second time: main-search nodes whose result another thread had stored by the time
+    /// this thread finished them (the table answered the node's window at its depth then, though not when the
+    /// node was entered), each with the nodes below it that belong to no deeper main-search node (its
+    /// quiescence, the sons answered at once). Every node belongs to its nearest main-search node, so nothing
+    /// is counted twice, and the sons this thread finished first are not counted: when two threads share a
+    /// node's moves, as the ABDADAs' threads do, the node's second copy is counted but not the moves its thread
+    /// searched for both. Counted only when `SearchOptions::count_duplicates` asks for it (`eldest bench` does)
+    /// and with several threads.
+    pub duplicate_nodes: u64,
     /// YBWC: nanoseconds this worker waited at its own split points for their tasks to end (time its thread
     /// may have spent on other tasks, or idle).
     pub split_wait_ns: u64,
@@ -202,6 +214,7 @@ impl ThreadStats {
         self.split_tasks += other.split_tasks;
         self.aborted_tasks += other.aborted_tasks;
         self.speculative_nodes += other.speculative_nodes;
+        self.duplicate_nodes += other.duplicate_nodes;
         self.split_wait_ns += other.split_wait_ns;
         self.task_busy_ns += other.task_busy_ns;
         self.search_ns += other.search_ns;
@@ -396,6 +409,9 @@ pub struct Worker {
     pub(crate) root_excluded: Vec<Move>,
     pub(crate) root_allowed: Vec<Move>,
     pub(crate) stats: ThreadStats,
+    /// Duplicate counting: the nodes so far given to a main-search node that reached its end (each node goes to
+    /// the nearest one), so a node knows which nodes below it are its own.
+    attributed_nodes: u64,
     pub(crate) seldepth: usize,
     /// Set once depth 1 is complete: from then on the search may be stopped (so there is always a move).
     pub(crate) stoppable: bool,
@@ -500,6 +516,7 @@ impl Worker {
             root_excluded: Vec::new(),
             root_allowed: Vec::new(),
             stats: ThreadStats::default(),
+            attributed_nodes: 0,
             seldepth: 0,
             stoppable: false,
             stopped: false,
@@ -713,6 +730,8 @@ impl<H: SearchHooks> SearchContext<'_, '_, H> {
             return 0;
         }
         self.worker.seldepth = self.worker.seldepth.max(ply);
+        let nodes_at_entry = self.worker.stats.nodes;
+        let attributed_at_entry = self.worker.attributed_nodes;
         if !root {
             if self.worker.is_draw(position) {
                 return DRAW;
@@ -740,13 +759,18 @@ impl<H: SearchHooks> SearchContext<'_, '_, H> {
         // A singular-extension test searches this node without one move: the table's result and move are the
         // whole node's, so they neither cut nor order here (its evaluation still serves).
         let excluded = self.worker.excluded[ply];
+        let entry_window = (alpha, beta);
+        let mut answered_at_entry = false;
         let tt_move = if excluded.is_some() {
             None
         } else {
             match probe_cutoff(entry, depth, alpha, beta, ply) {
                 // In PV nodes a hit only orders moves, so the reported line stays complete.
                 ProbeOutcome::Cutoff(score) if !PV => return score,
-                ProbeOutcome::Cutoff(_) => entry.and_then(|e| e.best_move()),
+                ProbeOutcome::Cutoff(_) => {
+                    answered_at_entry = true;
+                    entry.and_then(|e| e.best_move())
+                }
                 ProbeOutcome::MoveOnly(mv) => mv,
                 ProbeOutcome::Miss => None,
             }
@@ -1072,6 +1096,25 @@ impl<H: SearchHooks> SearchContext<'_, '_, H> {
                 self.worker
                     .correction
                     .update(position, depth, raw_eval, best_score);
+            }
+            if self.shared.count_duplicates {
+                // The nodes below that no deeper main-search node took are this node's own.
+                let subtree = self.worker.stats.nodes - nodes_at_entry + 1;
+                let own = subtree.saturating_sub(self.worker.attributed_nodes - attributed_at_entry);
+                self.worker.attributed_nodes = attributed_at_entry + subtree;
+                // Another thread's result answers the node now, though not when it was entered: this thread's
+                // copy of it came second.
+                if !answered_at_entry
+                    && let ProbeOutcome::Cutoff(_) = probe_cutoff(
+                        self.shared.tt.probe(key),
+                        depth,
+                        entry_window.0,
+                        entry_window.1,
+                        ply,
+                    )
+                {
+                    self.worker.stats.duplicate_nodes += own;
+                }
             }
             let result = SearchResult {
                 best_move,
@@ -1519,6 +1562,7 @@ mod hook_rules {
             reductions: &Reductions::new(&SearchParams::DEFAULT),
             evaluation: &Evaluation::Pesto,
             exchange: None,
+            count_duplicates: true,
         };
         let game: GameHistory = [(position.key(), position.halfmove_clock())]
             .into_iter()
@@ -1745,6 +1789,13 @@ mod hook_rules {
             unchecked.ancestor_returns, 0,
             "without the checks the node is searched to the end"
         );
+        // ... and its subtree, answered by the planted result when it ends, is counted as searched twice.
+        assert!(
+            unchecked.duplicate_nodes > 0 && unchecked.duplicate_nodes < unchecked.nodes,
+            "{} duplicate of {} nodes",
+            unchecked.duplicate_nodes,
+            unchecked.nodes
+        );
     }
 
     #[test]
@@ -1754,5 +1805,7 @@ mod hook_rules {
         assert_eq!(with_checks, without);
         assert_eq!(checked.nodes, unchecked.nodes, "the same tree, node for node");
         assert_eq!(checked.ancestor_returns, 0);
+        // A serial search never finds its own node answered on leaving it: nothing is counted twice.
+        assert_eq!((checked.duplicate_nodes, unchecked.duplicate_nodes), (0, 0));
     }
 }

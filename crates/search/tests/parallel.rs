@@ -229,6 +229,44 @@ fn weills_entry_with_the_probe_finds_mates_defers_and_leaves_no_count_behind() {
 }
 
 #[test]
+fn the_second_copy_of_a_subtree_two_threads_searched_is_counted_and_one_thread_counts_none() {
+    let fen = "r1bq1rk1/ppp1nppp/4n3/3p3Q/3P4/1BP1B3/PP1N2PP/R4RK1 w - - 1 16";
+    for (algorithm, threads) in [
+        (ParallelAlgorithm::Lazy, 1),
+        (ParallelAlgorithm::Lazy, 4),
+        (ParallelAlgorithm::Abdada, 4),
+    ] {
+        let mut engine = Engine::new(16).unwrap();
+        let counting = SearchOptions {
+            count_duplicates: true,
+            ..options(algorithm.into(), threads)
+        };
+        let (_, outcome) = search(&mut engine, fen, &depth(11), &counting);
+        let twice: u64 = engine.thread_stats().iter().map(|s| s.duplicate_nodes).sum();
+        if threads == 1 {
+            assert_eq!(twice, 0, "one thread never finds its node answered by another");
+        } else {
+            // Lazy SMP's threads walk one tree: some subtree is finished by both; part of the nodes, never more.
+            assert!(
+                twice > 0 && twice < outcome.nodes,
+                "{algorithm:?} at {threads} threads: {twice} of {} nodes searched twice",
+                outcome.nodes
+            );
+        }
+    }
+    // Play does not pay for the count's table probes.
+    let mut engine = Engine::new(16).unwrap();
+    search(
+        &mut engine,
+        fen,
+        &depth(9),
+        &options(ParallelAlgorithm::Lazy.into(), 4),
+    );
+    let twice: u64 = engine.thread_stats().iter().map(|s| s.duplicate_nodes).sum();
+    assert_eq!(twice, 0, "counted without being asked");
+}
+
+#[test]
 fn the_abdadas_defer_moves_when_threads_share_the_work() {
     // A deep enough search on 4 threads must hit busy younger brothers at least once.
     for algorithm in [

@@ -75,9 +75,34 @@ struct PositionMedians {
     root_researches: Vec<f64>,
     best_move_changes: Vec<f64>,
     speculative_share: Vec<Option<f64>>,
+    duplicate_share: Vec<Option<f64>>,
+}
+
+/// A counter of nodes as a share of the search's nodes, `None` where the file predates the counter.
+fn node_share(run: &PositionRun, counter: fn(&PositionRun) -> Option<u64>) -> Option<f64> {
+    Some(counter(run)? as f64 / run.nodes.max(1) as f64)
+}
+
+/// The same share over all positions of a run.
+fn run_node_share(run: &Run, counter: fn(&PositionRun) -> Option<u64>) -> Option<f64> {
+    let counted: Option<u64> = run.positions.iter().map(counter).sum();
+    let nodes: u64 = run.positions.iter().map(|p| p.nodes).sum();
+    Some(counted? as f64 / nodes.max(1) as f64)
 }
 
 fn position_medians(runs: &[&Run], count: usize) -> PositionMedians {
+    let share = |counter: fn(&PositionRun) -> Option<u64>| -> Vec<Option<f64>> {
+        (0..count)
+            .map(|p| {
+                let shares: Option<Vec<f64>> = runs
+                    .iter()
+                    .filter_map(|r| r.positions.get(p))
+                    .map(|run| node_share(run, counter))
+                    .collect();
+                shares.and_then(|s| median(&s))
+            })
+            .collect()
+    };
     let per = |f: &dyn Fn(&PositionRun) -> f64| -> Vec<f64> {
         (0..count)
             .map(|p| {
@@ -92,16 +117,8 @@ fn position_medians(runs: &[&Run], count: usize) -> PositionMedians {
         depth: per(&|p| f64::from(p.depth)),
         root_researches: per(&|p| p.root_researches as f64),
         best_move_changes: per(&|p| p.best_move_changes as f64),
-        speculative_share: (0..count)
-            .map(|p| {
-                let shares: Option<Vec<f64>> = runs
-                    .iter()
-                    .filter_map(|r| r.positions.get(p))
-                    .map(|run| Some(run.speculative_nodes? as f64 / run.nodes.max(1) as f64))
-                    .collect();
-                shares.and_then(|s| median(&s))
-            })
-            .collect(),
+        speculative_share: share(|p| p.speculative_nodes),
+        duplicate_share: share(|p| p.duplicate_nodes),
     }
 }
 
@@ -253,10 +270,8 @@ pub fn summarise(
                 .ok_or("empty run")?,
                 root_researches: spread(&|r| Some(sum(r, |p| p.root_researches))),
                 best_move_changes: spread(&|r| Some(sum(r, |p| p.best_move_changes))),
-                speculative_share: spread(&|r| {
-                    let speculative: Option<u64> = r.positions.iter().map(|p| p.speculative_nodes).sum();
-                    Some(speculative? as f64 / sum(r, |p| p.nodes).max(1.0))
-                }),
+                speculative_share: spread(&|r| run_node_share(r, |p| p.speculative_nodes)),
+                duplicate_share: spread(&|r| run_node_share(r, |p| p.duplicate_nodes)),
                 per_position: (0..count)
                     .map(|p| {
                         let reference = &own[0].positions[p];
@@ -270,6 +285,7 @@ pub fn summarise(
                             root_researches: medians.root_researches[p],
                             best_move_changes: medians.best_move_changes[p],
                             speculative_share: medians.speculative_share[p],
+                            duplicate_share: medians.duplicate_share[p],
                             speedup: (searched && depth_mode)
                                 .then(|| speedup(base.time_us[p], medians.time_us[p]))
                                 .flatten(),
@@ -338,6 +354,7 @@ mod tests {
             split_tasks: 0,
             aborted_tasks: 0,
             speculative_nodes: Some(0),
+            duplicate_nodes: Some(0),
             busy_us: time_us,
             idle_us: 0,
             threads: 1,

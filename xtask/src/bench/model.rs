@@ -54,6 +54,10 @@ pub struct PositionRun {
     /// YBWC: nodes below the brothers after the one that cut a split point (absent from older files).
     #[serde(default)]
     pub speculative_nodes: Option<u64>,
+    /// Nodes below nodes another thread's stored result answered by the time they were finished (absent from
+    /// older files).
+    #[serde(default)]
+    pub duplicate_nodes: Option<u64>,
     /// Thread time spent searching, microseconds.
     pub busy_us: u64,
     /// Thread time not spent searching, microseconds.
@@ -199,6 +203,10 @@ pub struct ConfigSummary {
     /// repeat (absent from older files).
     #[serde(default)]
     pub speculative_share: Option<Spread>,
+    /// The share of the nodes searched below nodes another thread had answered by the time they were finished
+    /// (searched twice), per repeat (absent from older files).
+    #[serde(default)]
+    pub duplicate_share: Option<Spread>,
     /// The per-position figures (medians over repeats).
     pub per_position: Vec<PositionSummary>,
     /// The figures by the 1-thread time of the positions (depth mode only; empty with `--movetime`).
@@ -250,6 +258,10 @@ pub struct PositionSummary {
     /// YBWC: median share of the nodes searched past a split point's cutoff (absent from older files).
     #[serde(default)]
     pub speculative_share: Option<f64>,
+    /// Median share of the nodes searched twice, another thread's copy finished first (absent from older
+    /// files).
+    #[serde(default)]
+    pub duplicate_share: Option<f64>,
     /// 1-thread median time ÷ this median time.
     pub speedup: Option<f64>,
     /// This median nodes ÷ 1-thread median nodes.

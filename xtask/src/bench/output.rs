@@ -69,6 +69,7 @@ pub fn table(summaries: &[ConfigSummary], fixed_time: bool) -> Table {
         "re-searches",
         "changes",
         "past cut",
+        "twice",
     ]);
     for s in summaries {
         let threads = if s.oversubscribed {
@@ -101,6 +102,7 @@ pub fn table(summaries: &[ConfigSummary], fixed_time: bool) -> Table {
             count(s.root_researches.as_ref()),
             count(s.best_move_changes.as_ref()),
             percent(s.speculative_share.as_ref().map(|x| x.median)),
+            percent(s.duplicate_share.as_ref().map(|x| x.median)),
         ]);
     }
     table
@@ -364,6 +366,7 @@ fn summary_csv(report: &BenchReport) -> Csv {
         "root_researches_median",
         "best_move_changes_median",
         "speculative_share_median",
+        "duplicate_share_median",
         "repeats",
     ]);
     for s in &report.summaries {
@@ -400,6 +403,7 @@ fn summary_csv(report: &BenchReport) -> Csv {
             opt(s.root_researches.as_ref(), |x| x.median),
             opt(s.best_move_changes.as_ref(), |x| x.median),
             opt(s.speculative_share.as_ref(), |x| x.median),
+            opt(s.duplicate_share.as_ref(), |x| x.median),
             s.total_time_s.count.to_string(),
         ]);
     }
@@ -422,6 +426,7 @@ fn positions_csv(report: &BenchReport) -> Csv {
         "root_researches_median",
         "best_move_changes_median",
         "speculative_share_median",
+        "duplicate_share_median",
     ]);
     for s in &report.summaries {
         for p in &s.per_position {
@@ -440,6 +445,7 @@ fn positions_csv(report: &BenchReport) -> Csv {
                 cell(Some(p.root_researches)),
                 cell(Some(p.best_move_changes)),
                 cell(p.speculative_share),
+                cell(p.duplicate_share),
             ]);
         }
     }

@@ -35,6 +35,8 @@ pub struct PooledRow {
     pub nps_ratio: Option<f64>,
     /// Median over the sizes of YBWC's share of nodes past a split point's cutoff.
     pub speculative_share: Option<f64>,
+    /// Median over the sizes of the share of nodes searched twice (another thread's copy finished first).
+    pub duplicate_share: Option<f64>,
 }
 
 /// One configuration's figures at one table size, as pooling reads them.
@@ -48,6 +50,7 @@ struct SizeFigures {
     overheads: Vec<f64>,
     nps_ratio: Option<f64>,
     speculative_share: Option<f64>,
+    duplicate_share: Option<f64>,
 }
 
 impl From<&ConfigSummary> for SizeFigures {
@@ -63,6 +66,7 @@ impl From<&ConfigSummary> for SizeFigures {
                 .collect(),
             nps_ratio: summary.nps_ratio.as_ref().map(|x| x.median),
             speculative_share: summary.speculative_share.as_ref().map(|x| x.median),
+            duplicate_share: summary.duplicate_share.as_ref().map(|x| x.median),
         }
     }
 }
@@ -209,6 +213,7 @@ fn pool_figures(draws: &[(u64, SizeFigures)]) -> Vec<PooledRow> {
                 node_overhead: geometric_mean(&overheads),
                 nps_ratio: median_of(&|s| s.nps_ratio),
                 speculative_share: median_of(&|s| s.speculative_share),
+                duplicate_share: median_of(&|s| s.duplicate_share),
             }
         })
         .collect()
@@ -241,6 +246,7 @@ pub fn table(rows: &[PooledRow]) -> Table {
         "overhead",
         "NPS ×",
         "past cut",
+        "twice",
     ]);
     for row in rows.iter().filter(|r| r.threads > 1) {
         let interval = match (row.speedup, row.speedup_interval) {
@@ -261,6 +267,7 @@ pub fn table(rows: &[PooledRow]) -> Table {
             figure(row.node_overhead, 2),
             figure(row.nps_ratio, 2),
             percent(row.speculative_share),
+            percent(row.duplicate_share),
         ]);
     }
     table
@@ -278,6 +285,7 @@ pub fn csv(rows: &[PooledRow]) -> Csv {
         "node_overhead",
         "nps_ratio",
         "speculative_share",
+        "duplicate_share",
     ]);
     for row in rows {
         csv.row(&[
@@ -290,6 +298,7 @@ pub fn csv(rows: &[PooledRow]) -> Csv {
             cell(row.node_overhead),
             cell(row.nps_ratio),
             cell(row.speculative_share),
+            cell(row.duplicate_share),
         ]);
     }
     csv
@@ -307,6 +316,7 @@ mod tests {
             overheads: overheads.to_vec(),
             nps_ratio: Some(nps),
             speculative_share: (threads > 1).then_some(0.04),
+            duplicate_share: (threads > 1).then_some(0.1),
         }
     }
 

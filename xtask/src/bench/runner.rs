@@ -177,6 +177,7 @@ mod tests {
             split_tasks: 0,
             aborted_tasks: 0,
             speculative_nodes: Some(0),
+            duplicate_nodes: Some(0),
             busy_us: 10,
             idle_us: 0,
             threads: 1,
