@@ -174,8 +174,9 @@ pub struct ThreadStats {
     /// quiescence, the sons answered at once). Every node belongs to its nearest main-search node, so nothing
     /// is counted twice, and the sons this thread finished first are not counted: when two threads share a
     /// node's moves, as the ABDADAs' threads do, the node's second copy is counted but not the moves its thread
-    /// searched for both. Counted only when `SearchOptions::count_duplicates` asks for it (`eldest bench` does)
-    /// and with several threads.
+    /// searched for both. Only what the table still holds is seen — a result it dropped or replaced before this
+    /// copy ended is not — so with a full table the count is a lower bound. Counted only when
+    /// `SearchOptions::count_duplicates` asks for it (`eldest bench` does) and with several threads.
     pub duplicate_nodes: u64,
     /// YBWC: nanoseconds this worker waited at its own split points for their tasks to end (time its thread
     /// may have spent on other tasks, or idle).
