@@ -1790,7 +1790,8 @@ mod hook_rules {
             unchecked.ancestor_returns, 0,
             "without the checks the node is searched to the end"
         );
-        // ... and its subtree, answered by the planted result when it ends, is counted as searched twice.
+        // ... and the node, answered by the planted result when it ends, is counted as searched twice (its own
+        // nodes: those of its sons that reached their ends are the sons').
         assert!(
             unchecked.duplicate_nodes > 0 && unchecked.duplicate_nodes < unchecked.nodes,
             "{} duplicate of {} nodes",

@@ -229,7 +229,7 @@ fn weills_entry_with_the_probe_finds_mates_defers_and_leaves_no_count_behind() {
 }
 
 #[test]
-fn the_second_copy_of_a_subtree_two_threads_searched_is_counted_and_one_thread_counts_none() {
+fn the_second_copy_of_a_node_two_threads_searched_is_counted_and_one_thread_counts_none() {
     let fen = "r1bq1rk1/ppp1nppp/4n3/3p3Q/3P4/1BP1B3/PP1N2PP/R4RK1 w - - 1 16";
     for (algorithm, threads) in [
         (ParallelAlgorithm::Lazy, 1),
@@ -246,7 +246,7 @@ fn the_second_copy_of_a_subtree_two_threads_searched_is_counted_and_one_thread_c
         if threads == 1 {
             assert_eq!(twice, 0, "one thread never finds its node answered by another");
         } else {
-            // Lazy SMP's threads walk one tree: some subtree is finished by both; part of the nodes, never more.
+            // The threads walk one tree: some node is finished by both; part of the nodes, never more.
             assert!(
                 twice > 0 && twice < outcome.nodes,
                 "{algorithm:?} at {threads} threads: {twice} of {} nodes searched twice",
