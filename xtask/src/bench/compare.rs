@@ -1,8 +1,7 @@
 //! `cargo xtask bench --compare OLD.json NEW.json`: the change of every figure of every configuration the two
 //! result files share, with a verdict that calls a change real only when the repeats' ranges do not overlap.
 
-use super::model::{BenchReport, ConfigSummary, SCHEMA_VERSION};
-use crate::report::read_json;
+use super::model::{BenchReport, ConfigSummary};
 use crate::report::table::Table;
 use crate::stats::summary::{Direction, Spread, compare};
 use std::path::Path;
@@ -24,17 +23,8 @@ fn metrics(s: &ConfigSummary) -> Vec<(&'static str, Option<Spread>, Direction)> 
 /// # Errors
 /// When a file cannot be read, is not a bench result of this version, or the two share no configuration.
 pub fn run(old_path: &Path, new_path: &Path) -> Result<String, String> {
-    let old: BenchReport = read_json(old_path)?;
-    let new: BenchReport = read_json(new_path)?;
-    for (report, path) in [(&old, old_path), (&new, new_path)] {
-        if report.schema != SCHEMA_VERSION {
-            return Err(format!(
-                "{} has result schema {}, this tool reads {SCHEMA_VERSION}",
-                path.display(),
-                report.schema
-            ));
-        }
-    }
+    let old = BenchReport::read(old_path)?;
+    let new = BenchReport::read(new_path)?;
     let mut notes = Vec::new();
     let (a, b) = (&old.settings, &new.settings);
     if (a.depth, a.movetime_ms, a.source(), a.hash_mib) != (b.depth, b.movetime_ms, b.source(), b.hash_mib) {

@@ -174,15 +174,7 @@ fn measure_table_sizes(settings: &Settings, count: usize, sizes: &[u64], out: &P
 fn pool_files(files: &[PathBuf], out: &Path) -> Result<(), String> {
     let mut reports = Vec::new();
     for file in files {
-        let report: BenchReport = crate::report::read_json(file)?;
-        if report.schema != SCHEMA_VERSION {
-            return Err(format!(
-                "{} has result schema {}, this tool reads {SCHEMA_VERSION}",
-                file.display(),
-                report.schema
-            ));
-        }
-        reports.push((file.display().to_string(), report));
+        reports.push((file.display().to_string(), BenchReport::read(file)?));
     }
     let (rows, sizes) = pooled::pool_reports(&reports)?;
     let names: Vec<&str> = reports.iter().map(|(name, _)| name.as_str()).collect();
@@ -420,11 +412,7 @@ fn jobs(settings: &Settings) -> Vec<runner::Job<'_>> {
 fn measure(settings: &Settings, positions: usize, out: &Path) -> Result<Vec<ConfigSummary>, String> {
     let machine = Machine::describe();
     let jobs = jobs(settings);
-    let limit = match (settings.depth, settings.movetime_ms) {
-        (Some(depth), _) => format!("depth {depth}"),
-        (_, Some(ms)) => format!("{ms} ms a position"),
-        _ => unreachable!("settings always carry a depth or a movetime"),
-    };
+    let limit = settings.limit();
     eprintln!("machine: {}", machine.summary());
     eprintln!(
         "{} runs: {} × threads {:?} × {} repeats, {positions} positions ({}), {limit}, {} MiB hash",

@@ -4,6 +4,7 @@
 use crate::report::machine::Machine;
 use crate::stats::summary::Spread;
 use serde::{Deserialize, Serialize};
+use std::path::Path;
 
 /// Version of the JSON layout; `--compare` refuses files of another version.
 pub const SCHEMA_VERSION: u32 = 1;
@@ -125,6 +126,15 @@ pub struct Settings {
 }
 
 impl Settings {
+    /// The limit searched to, in words: `depth 22`, `70 ms a position`.
+    pub fn limit(&self) -> String {
+        match (self.depth, self.movetime_ms) {
+            (Some(depth), _) => format!("depth {depth}"),
+            (None, Some(ms)) => format!("{ms} ms a position"),
+            (None, None) => "no limit".to_string(),
+        }
+    }
+
     /// What was searched, in words: `short set`, `game set, tables kept`, or the file's path.
     pub fn source(&self) -> String {
         let what = match (&self.set, self.positions.as_str()) {
@@ -287,4 +297,22 @@ pub struct BenchReport {
     pub summaries: Vec<ConfigSummary>,
     /// Every run.
     pub runs: Vec<Run>,
+}
+
+impl BenchReport {
+    /// Reads a result file, refusing one of another schema version.
+    ///
+    /// # Errors
+    /// When the file cannot be read, is not a result file, or is of another version.
+    pub fn read(path: &Path) -> Result<BenchReport, String> {
+        let report: BenchReport = crate::report::read_json(path)?;
+        if report.schema != SCHEMA_VERSION {
+            return Err(format!(
+                "{} has result schema {}, this tool reads {SCHEMA_VERSION}",
+                path.display(),
+                report.schema
+            ));
+        }
+        Ok(report)
+    }
 }

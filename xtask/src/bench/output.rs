@@ -221,11 +221,7 @@ pub fn write_all(dir: &Path, report: &BenchReport) -> Result<Vec<PathBuf>, Strin
             .filter(|series| !series.points.is_empty())
             .collect()
     };
-    let limit = match (report.settings.depth, report.settings.movetime_ms) {
-        (Some(depth), _) => format!("depth {depth}"),
-        (None, Some(ms)) => format!("{ms} ms a position"),
-        (None, None) => String::new(),
-    };
+    let limit = report.settings.limit();
     let speedup = by_algorithm(&|s| s.speedup.map(|x| x.median));
     let speedup_title = format!("Time-to-depth speedup ({limit})");
     if !speedup.is_empty() {
@@ -296,11 +292,7 @@ pub fn write_all(dir: &Path, report: &BenchReport) -> Result<Vec<PathBuf>, Strin
 /// The table as Markdown with the machine and settings above it, ready for docs/bench.md.
 fn markdown(report: &BenchReport) -> String {
     let settings = &report.settings;
-    let limit = match (settings.depth, settings.movetime_ms) {
-        (Some(depth), _) => format!("depth {depth}"),
-        (None, Some(ms)) => format!("movetime {ms} ms"),
-        (None, None) => String::new(),
-    };
+    let limit = settings.limit();
     let fixed_time = settings.depth.is_none();
     format!(
         "Machine: {}; {}.

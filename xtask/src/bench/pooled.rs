@@ -102,14 +102,9 @@ struct ReportDraws {
 impl ReportDraws {
     fn new(name: &str, report: &BenchReport) -> Self {
         let settings = &report.settings;
-        let limit = match (settings.depth, settings.movetime_ms) {
-            (_, Some(ms)) => format!("{ms} ms a position"),
-            (Some(depth), None) => format!("depth {depth}"),
-            (None, None) => "no limit".to_string(),
-        };
         ReportDraws {
             name: name.to_string(),
-            search: format!("{}, {limit}", settings.source()),
+            search: format!("{}, {}", settings.source(), settings.limit()),
             hash_mib: settings.hash_mib,
             figures: report.summaries.iter().map(SizeFigures::from).collect(),
         }
@@ -142,7 +137,6 @@ fn pool_report_draws(reports: &[ReportDraws]) -> Result<(Vec<PooledRow>, Vec<u64
         ));
     }
     let mut draws: Vec<(u64, SizeFigures)> = Vec::new();
-    let mut sizes: Vec<u64> = Vec::new();
     for report in reports {
         if report.search != first.search {
             return Err(format!(
@@ -164,11 +158,10 @@ fn pool_report_draws(reports: &[ReportDraws]) -> Result<(Vec<PooledRow>, Vec<u64
             }
             draws.push((size, figures.clone()));
         }
-        if !sizes.contains(&size) {
-            sizes.push(size);
-        }
     }
+    let mut sizes: Vec<u64> = reports.iter().map(|r| effective_size(r.hash_mib)).collect();
     sizes.sort_unstable();
+    sizes.dedup();
     Ok((pool_figures(&draws), sizes))
 }
 
