@@ -53,6 +53,10 @@ pub struct BenchArgs {
     /// Write one JSON object per position on stdout (before the final `<N> nodes <M> nps` line).
     #[arg(long)]
     pub(crate) json: bool,
+    /// Count the work searched twice (`duplicate_nodes` in the JSON, null without this flag): one table probe
+    /// more per node with several threads, so it is off unless asked.
+    #[arg(long)]
+    count_duplicates: bool,
 }
 
 /// Runs the bench; exit code 2 for a bad position file, 1 for an output or allocation failure.
@@ -71,7 +75,7 @@ pub fn run(args: &BenchArgs) -> ExitCode {
         eprintln!("{}", position_line(result, count));
         if args.json
             && write_error.is_none()
-            && let Err(error) = writeln!(out, "{}", position_json(result))
+            && let Err(error) = writeln!(out, "{}", position_json(result, config.count_duplicates))
         {
             write_error = Some(error);
         }
@@ -143,6 +147,7 @@ pub(crate) fn config(args: &BenchArgs) -> BenchConfig {
     let set = args.set.unwrap_or(BenchSet::Short);
     let mut config = BenchConfig::signature(args.depth.unwrap_or(set.default_depth()));
     config.keep_tables = args.keep_tables || set.keeps_tables();
+    config.count_duplicates = args.count_duplicates;
     if let Some(ms) = args.movetime {
         config.limit = BenchLimit::MoveTime(Duration::from_millis(ms));
     }
@@ -162,8 +167,9 @@ pub(crate) fn read_positions(path: &Path) -> Result<Vec<Position>, String> {
 }
 
 /// One position's result as a single-line JSON object (every string is a FEN or a UCI move, which hold no
-/// character JSON must escape).
-pub(crate) fn position_json(result: &BenchPosition<'_>) -> String {
+/// character JSON must escape). `duplicate_nodes` is null unless `counted_duplicates`: a 0 would claim that
+/// nothing was searched twice.
+pub(crate) fn position_json(result: &BenchPosition<'_>, counted_duplicates: bool) -> String {
     let outcome = &result.outcome;
     let best = outcome
         .best_move
@@ -197,7 +203,11 @@ pub(crate) fn position_json(result: &BenchPosition<'_>) -> String {
         stats.split_tasks,
         stats.aborted_tasks,
         stats.speculative_nodes,
-        stats.duplicate_nodes,
+        if counted_duplicates {
+            stats.duplicate_nodes.to_string()
+        } else {
+            "null".to_string()
+        },
         utilisation.busy.as_micros(),
         utilisation.idle().as_micros(),
         utilisation.threads,

@@ -179,7 +179,8 @@ fn drive(
         };
         eprintln!("{}", bench::position_line(&result, positions.len()));
         if args.json {
-            writeln!(out, "{}", bench::position_json(&result))
+            // The per-thread counters do not travel over UCI: the work searched twice is not known.
+            writeln!(out, "{}", bench::position_json(&result, false))
                 .map_err(|e| format!("cannot write the result: {e}"))?;
         }
     }

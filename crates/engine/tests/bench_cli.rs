@@ -95,12 +95,35 @@ fn parallel_bench_writes_one_json_object_per_position_then_the_totals() {
             // Every algorithm reports the depth asked for: lazy SMP's vote is skipped under a depth limit.
             assert!(object.contains("\"depth\":5,"), "{algorithm}: {object}");
             assert!(object.contains("\"threads\":2}"), "{object}");
+            // Not asked for: the work searched twice is not counted (a 0 would say it was, and found none).
+            assert!(object.contains("\"duplicate_nodes\":null,"), "{object}");
             let nodes = object.split("\"nodes\":").nth(1).unwrap();
             sum += nodes[..nodes.find(',').unwrap()].parse::<u64>().unwrap();
         }
         assert_eq!(
             sum, total,
             "{algorithm}: the per-position nodes add up to the total"
+        );
+    }
+    // Asked for, it is a count.
+    let output = eldest(&[
+        "bench",
+        "5",
+        "--threads",
+        "2",
+        "--hash",
+        "4",
+        "--positions",
+        file.to_str().unwrap(),
+        "--json",
+        "--count-duplicates",
+    ]);
+    let stdout = String::from_utf8(output.stdout).unwrap();
+    for object in stdout.lines().filter(|l| l.starts_with('{')) {
+        let count = object.split("\"duplicate_nodes\":").nth(1).unwrap();
+        assert!(
+            count[..count.find(',').unwrap()].parse::<u64>().is_ok(),
+            "{object}"
         );
     }
     std::fs::remove_dir_all(&dir).ok();

@@ -407,6 +407,10 @@ pub struct BenchConfig {
     pub keep_tables: bool,
     /// The static evaluation.
     pub evaluation: Evaluation,
+    /// Count [`ThreadStats::duplicate_nodes`] (the work searched twice). It costs one table probe more per node
+    /// with several threads, about 2% of two threads' speed on the 2-core VM (docs/bench.md), so a run that
+    /// measures speed leaves it off; with one thread nothing is counted either way.
+    pub count_duplicates: bool,
 }
 
 impl BenchConfig {
@@ -426,6 +430,7 @@ impl BenchConfig {
             parallel: ParallelSettings::default(),
             keep_tables: false,
             evaluation: Evaluation::default(),
+            count_duplicates: false,
         }
     }
 }
@@ -560,8 +565,7 @@ pub fn run_bench_with(
         threads: config.threads.max(1),
         multi_pv: 1,
         parallel: config.parallel,
-        // The bench reports the counters, this one included.
-        count_duplicates: true,
+        count_duplicates: config.count_duplicates,
         ..SearchOptions::default()
     };
     let control = SearchControl::new();
@@ -775,6 +779,7 @@ mod tests {
                 },
                 keep_tables: false,
                 evaluation: crate::Evaluation::default(),
+                count_duplicates: false,
             };
             let mut seen = 0;
             let result = run_bench_with(&config, &positions, &mut |p| {
@@ -790,5 +795,25 @@ mod tests {
             assert_eq!(seen, 3);
             assert!(result.nodes > 0);
         }
+    }
+
+    #[test]
+    fn the_work_searched_twice_is_counted_only_when_asked() {
+        let position =
+            Position::from_fen("r1bq1rk1/ppp1nppp/4n3/3p3Q/3P4/1BP1B3/PP1N2PP/R4RK1 w - - 1 16").unwrap();
+        let twice = |count_duplicates| {
+            let config = BenchConfig {
+                threads: 4,
+                hash_mib: 16,
+                count_duplicates,
+                ..BenchConfig::signature(11)
+            };
+            let mut twice = 0;
+            run_bench_with(&config, &[position], &mut |p| twice += p.stats.duplicate_nodes).unwrap();
+            twice
+        };
+        // Lazy SMP's four threads finish some node twice at this depth (tests/parallel.rs counts them alike).
+        assert!(twice(true) > 0);
+        assert_eq!(twice(false), 0, "counted without being asked");
     }
 }

@@ -97,7 +97,7 @@ pub struct SearchOptions {
     /// The search's constants (margins, reductions, history bonuses): the defaults unless a tuner sets them.
     pub params: crate::SearchParams,
     /// With several threads, count [`ThreadStats::duplicate_nodes`](crate::ThreadStats::duplicate_nodes): one
-    /// more table probe per node, so for measurements (`eldest bench` sets it), not for play.
+    /// more table probe per node, so for measurements (`eldest bench --count-duplicates` sets it), not for play.
     pub count_duplicates: bool,
 }
 

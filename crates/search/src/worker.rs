@@ -176,7 +176,7 @@ pub struct ThreadStats {
     /// node's moves, as the ABDADAs' threads do, the node's second copy is counted but not the moves its thread
     /// searched for both. Only what the table still holds is seen — a result it dropped or replaced before this
     /// copy ended is not — so with a full table the count is a lower bound. Counted only when
-    /// `SearchOptions::count_duplicates` asks for it (`eldest bench` does) and with several threads.
+    /// `SearchOptions::count_duplicates` asks for it (`eldest bench --count-duplicates` does) and with several threads.
     pub duplicate_nodes: u64,
     /// YBWC: nanoseconds this worker waited at its own split points for their tasks to end (time its thread
     /// may have spent on other tasks, or idle).

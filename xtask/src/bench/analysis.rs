@@ -381,6 +381,7 @@ mod tests {
             positions: "built-in".into(),
             set: Some("short".into()),
             keep_tables: false,
+            count_duplicates: false,
             repeat: 2,
             hash_mib: 16,
             knobs: vec![],

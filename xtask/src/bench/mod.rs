@@ -80,6 +80,10 @@ pub struct Args {
     /// game) instead of clearing them before each.
     #[arg(long, requires = "positions")]
     keep_tables: bool,
+    /// Count the work searched twice (the `twice` column; `eldest bench --count-duplicates`). It costs one
+    /// table probe more per node with several threads, about 2% of two threads' speed, so it is off unless asked.
+    #[arg(long)]
+    count_duplicates: bool,
     /// Runs of every configuration (medians and spreads are over these).
     #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..=1000))]
     repeat: u32,
@@ -310,6 +314,7 @@ fn settings(args: &Args, engine: &Path) -> Result<Settings, String> {
         positions,
         set: set.map(|set| set.name().to_string()),
         keep_tables: args.keep_tables || set.is_some_and(BenchSet::keeps_tables),
+        count_duplicates: args.count_duplicates,
         repeat: args.repeat as usize,
         hash_mib: args.hash.first().copied().unwrap_or(64),
         knobs,

@@ -112,6 +112,11 @@ pub struct Settings {
     /// The table and histories were kept from one position to the next (the game set, `--keep-tables`).
     #[serde(default)]
     pub keep_tables: bool,
+    /// The work searched twice was counted (`--count-duplicates`): one table probe more per node with several
+    /// threads, so the speed figures of such a run are a little low. Files written before the flag counted it
+    /// always and say `false`; their `twice` column shows what they counted.
+    #[serde(default)]
+    pub count_duplicates: bool,
     /// Runs per configuration.
     pub repeat: usize,
     /// Transposition-table MiB.

@@ -53,6 +53,9 @@ pub fn run(engine: &Path, settings: &Settings, job: Job<'_>, progress: &Progress
             command.arg("--keep-tables");
         }
     }
+    if settings.count_duplicates {
+        command.arg("--count-duplicates");
+    }
     command.args(&settings.knobs).args(label);
     let what = format!("{} ×{} (repeat {})", job.algorithm, job.threads, job.repeat + 1);
     let mut child = command
