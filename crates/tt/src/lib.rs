@@ -6,6 +6,7 @@ mod bound;
 mod bucket;
 mod entry;
 mod error;
+mod huge_pages;
 mod nproc;
 mod prefetch;
 mod probe;

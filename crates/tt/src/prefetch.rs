@@ -1,9 +1,9 @@
 //! Prefetching a bucket into the cache before it is probed.
 //!
-//! This is the crate's only `unsafe`. A real prefetch instruction retires at once, whereas "touching" the
-//! bucket with an ordinary load would keep the load in the reorder buffer until the cache miss resolves — the
-//! stall that prefetching exists to hide (docs/tt.md gives the measured difference). On targets without a
-//! stable prefetch intrinsic the hint is a no-op.
+//! One of the crate's two `unsafe` blocks (the other asks for huge pages, `huge_pages.rs`). A real prefetch
+//! instruction retires at once, whereas "touching" the bucket with an ordinary load would keep the load in the
+//! reorder buffer until the cache miss resolves — the stall that prefetching exists to hide (docs/tt.md gives
+//! the measured difference). On targets without a stable prefetch intrinsic the hint is a no-op.
 #![allow(unsafe_code)]
 
 use crate::bucket::Bucket;

@@ -112,12 +112,14 @@ fn buckets_for_mib(mib: usize) -> Result<usize, TableSizeError> {
 
 /// Allocates `count` empty buckets, zeroing them on every core with the `rayon` feature.
 fn allocate(count: usize) -> Result<Box<[Bucket]>, TableSizeError> {
-    let mut buckets = Vec::new();
+    let mut buckets: Vec<Bucket> = Vec::new();
     buckets
         .try_reserve_exact(count)
         .map_err(|_| TableSizeError::OutOfMemory {
             bytes: count.saturating_mul(BUCKET_BYTES),
         })?;
+    // Asked before the zeroing below touches the pages, so that they are made huge as they are first written.
+    crate::huge_pages::advise_huge_pages(buckets.as_ptr().cast(), count.saturating_mul(BUCKET_BYTES));
     // Serial under Miri, for the reason given at `sum_over_buckets`.
     #[cfg(all(feature = "rayon", not(miri)))]
     {
