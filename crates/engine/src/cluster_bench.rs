@@ -41,6 +41,12 @@ pub fn run(args: &BenchArgs) -> ExitCode {
         };
     }
     let (positions, config) = match bench::positions_and_config(args) {
+        Ok(both) if both.1.count_duplicates => {
+            eprintln!(
+                "error: --count-duplicates needs the threads' counters, which do not travel between MPI ranks"
+            );
+            return ExitCode::from(2);
+        }
         Ok(both) => both,
         Err(message) => {
             eprintln!("error: {message}");
@@ -179,7 +185,7 @@ fn drive(
         };
         eprintln!("{}", bench::position_line(&result, positions.len()));
         if args.json {
-            // The per-thread counters do not travel over UCI: the work searched twice is not known.
+            // The per-thread counters do not travel over UCI (--count-duplicates is refused above).
             writeln!(out, "{}", bench::position_json(&result, false))
                 .map_err(|e| format!("cannot write the result: {e}"))?;
         }

@@ -151,3 +151,21 @@ fn a_rank_killed_mid_search_does_not_hang_the_first() {
         engine.transcript.iter().any(|l| l.starts_with("bestmove"))
     );
 }
+
+#[test]
+fn a_cluster_bench_refuses_to_count_the_work_searched_twice() {
+    // The threads' counters do not travel between ranks: asked for, the count is refused, not written as unknown.
+    let output = Command::new("mpirun")
+        .args(["--oversubscribe", "--bind-to", "none", "-np", "2"])
+        .arg(env!("CARGO_BIN_EXE_eldest"))
+        .args(["bench", "3", "--count-duplicates"])
+        .env("OMPI_ALLOW_RUN_AS_ROOT", "1")
+        .env("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1")
+        .output()
+        .expect("mpirun runs");
+    assert!(!output.status.success(), "{output:?}");
+    assert!(
+        String::from_utf8_lossy(&output.stderr).contains("error: --count-duplicates"),
+        "{output:?}"
+    );
+}

@@ -8,15 +8,14 @@
 //! measured difference.
 #![allow(unsafe_code)]
 
-/// Tables smaller than one huge page gain nothing from asking.
-const HUGE_PAGE_BYTES: usize = 2 << 20;
-
 /// Asks the kernel to back the `bytes` bytes at `start` (a fresh allocation, not yet written, so that the
 /// pages are made huge when first touched) with huge pages. Only a hint: a kernel without transparent huge
 /// pages, or without a free huge page at the time, gives ordinary pages, and nothing else changes.
 pub(crate) fn advise_huge_pages(start: *const u8, bytes: usize) {
     #[cfg(all(target_os = "linux", not(miri)))]
     {
+        // Tables smaller than one huge page gain nothing from asking.
+        const HUGE_PAGE_BYTES: usize = 2 << 20;
         if bytes < HUGE_PAGE_BYTES {
             return;
         }
