@@ -437,6 +437,10 @@ pub struct Worker {
     path: Box<[PathNode; MAX_PLY + 2]>,
     /// Ancestor checks: main-search nodes until the next re-probe of the path.
     ancestor_countdown: u32,
+    /// Nodes until this state next looks at the clock and the stop flags. Not `stats.nodes`: a YBWC task
+    /// restarts its counters for every brother, and brothers of fewer than [`CHECK_INTERVAL`] nodes each would
+    /// then never look (with eager splits a whole search can run in such tasks).
+    stop_countdown: u64,
     /// Ancestor checks: the ply of the node the search is unwinding to, and the stored score it returns.
     unwind_to: Option<(usize, i32)>,
     /// The network's accumulators of the current path (unused with PeSTO's tables).
@@ -529,6 +533,7 @@ impl Worker {
             cutoff: None,
             path: Box::new([PathNode::default(); MAX_PLY + 2]),
             ancestor_countdown: ANCESTOR_CHECK_INTERVAL,
+            stop_countdown: CHECK_INTERVAL,
             unwind_to: None,
             accumulators: AccumulatorStack::new(),
             pickers: vec![MovePicker::empty(); MAX_PLY + 2].into_boxed_slice(),
@@ -558,6 +563,7 @@ impl Worker {
         self.root_move_nodes.clear();
         self.cutoff = None;
         self.ancestor_countdown = ANCESTOR_CHECK_INTERVAL;
+        self.stop_countdown = CHECK_INTERVAL;
         self.unwind_to = None;
         self.accumulators.start_at(0);
     }
@@ -621,7 +627,9 @@ impl Worker {
         {
             shared.abort.store(true, Ordering::Relaxed);
         }
-        if self.stats.nodes.is_multiple_of(CHECK_INTERVAL) {
+        self.stop_countdown -= 1;
+        if self.stop_countdown == 0 {
+            self.stop_countdown = CHECK_INTERVAL;
             self.publish_nodes(shared);
             if shared.control.is_stopped() || shared.time.hard_limit_reached(shared.control) {
                 shared.abort.store(true, Ordering::Relaxed);
