@@ -645,6 +645,7 @@ impl Engine {
                 let hooks = YbwcHooks {
                     min_split_depth: settings.min_split_depth,
                     split_only_when_idle: settings.split_only_when_idle,
+                    eager_split_depth: settings.ybwc_eager_split_depth,
                     split_expected_cuts: settings.ybwc_split_expected_cuts,
                     late_splits: settings.ybwc_late_splits,
                     expected_cut_sons: settings.ybwc_expected_cut_sons,

@@ -185,8 +185,8 @@ pub trait SearchHooks: Sync {
     ///
     /// let pool = YbwcPool::new(2);
     /// let hooks = YbwcHooks {
-    ///     min_split_depth: 4, split_only_when_idle: true, split_expected_cuts: false, late_splits: false,
-    ///     expected_cut_sons: 1, pool: &pool,
+    ///     min_split_depth: 4, split_only_when_idle: true, eager_split_depth: 0, split_expected_cuts: false,
+    ///     late_splits: false, expected_cut_sons: 1, pool: &pool,
     /// };
     /// assert!(hooks.split_pool(6, false, 1).is_some_and(|p| std::ptr::eq(p, &pool)));
     /// // Shallow nodes are cheaper to search than to share.

@@ -396,6 +396,70 @@ fn ybwc_with_a_split_group_of_two_still_splits_counts_and_finds_mates() {
 }
 
 #[test]
+fn ybwc_with_eager_splits_splits_while_busy_keeps_to_the_move_time_and_stays_plain_with_one_thread() {
+    // With eager splits a 70 ms search of the bench positions once ran for seconds: the clock was read only every
+    // 1024 nodes of one brother's search, and the whole search could run in tasks of smaller brothers.
+    let fen = "6k1/3b3r/1p1p4/p1n2p2/1PPNpP1q/P3Q1p1/1R1RB1P1/5K2 b - - 0 1";
+    let mut eager = options(ParallelAlgorithm::Ybwc.into(), 2);
+    eager.parallel.set_knob("EagerSplitDepth", "4").unwrap();
+    let (_, lazy_one) = search(
+        &mut Engine::new(16).unwrap(),
+        fen,
+        &depth(8),
+        &options(ParallelAlgorithm::Lazy.into(), 1),
+    );
+    let mut engine = Engine::new(16).unwrap();
+    let (_, eager_one) = search(
+        &mut engine,
+        fen,
+        &depth(8),
+        &SearchOptions {
+            threads: 1,
+            ..eager.clone()
+        },
+    );
+    assert_eq!(
+        (eager_one.nodes, eager_one.best_move, eager_one.score),
+        (lazy_one.nodes, lazy_one.best_move, lazy_one.score),
+        "one thread never splits"
+    );
+    assert_eq!(engine.thread_stats()[0].splits, 0);
+
+    // Without the eager rule only an idle thread makes a node split; with it every node of depth 4 splits after
+    // its eldest son, so the same search opens more split points.
+    let mut splits = Vec::new();
+    for settings in [options(ParallelAlgorithm::Ybwc.into(), 2), eager.clone()] {
+        let mut engine = Engine::new(16).unwrap();
+        let (position, outcome) = search(&mut engine, fen, &depth(12), &settings);
+        assert!(position.is_legal(outcome.best_move.unwrap()));
+        splits.push(engine.thread_stats()[0].splits);
+    }
+    assert!(
+        splits[1] > splits[0],
+        "split points without and with eager splits: {splits:?}"
+    );
+    assert_finds_short_mates(&mut engine, &eager, "EagerSplitDepth 4");
+
+    let limits = SearchLimits {
+        move_time: Some(Duration::from_millis(60)),
+        ..SearchLimits::default()
+    };
+    for fen in eldest_search::bench::BENCH_POSITIONS {
+        let started = Instant::now();
+        let (position, outcome) = search(&mut engine, fen, &limits, &eager);
+        let took = started.elapsed();
+        if let Some(best) = outcome.best_move {
+            assert!(position.is_legal(best), "{fen}");
+        }
+        // A generous bound for a loaded machine; the fault it guards against took seconds.
+        assert!(
+            took < Duration::from_millis(1000),
+            "a 60 ms search took {took:?}: {fen}"
+        );
+    }
+}
+
+#[test]
 fn stop_is_honoured_and_all_threads_joined_under_random_stop_timing() {
     // Many short searches stopped at random moments: no deadlock, no panic, a legal move, no leaked marks.
     let mut state = 0x9e37_79b9_7f4a_7c15_u64;

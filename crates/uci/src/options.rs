@@ -647,6 +647,7 @@ mod tests {
                 eval_file.as_str(),
                 "option name MinSplitDepth type spin default 4 min 1 max 64",
                 "option name SplitOnlyWhenIdle type check default true",
+                "option name EagerSplitDepth type spin default 0 min 0 max 64",
                 "option name SplitExpectedCuts type check default true",
                 "option name LateSplits type check default true",
                 "option name ExpectedCutSons type spin default 1 min 1 max 16",

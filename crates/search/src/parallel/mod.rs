@@ -277,6 +277,11 @@ pub struct ParallelSettings {
     /// YBWC: split only while some thread of the pool is idle (Stockfish 6 and Crafty split only for an idle
     /// thread); when false every node of `min_split_depth` splits, as in Feldmann's YBWC.
     pub split_only_when_idle: bool,
+    /// YBWC: nodes of at least this remaining depth split after their eldest son even while every thread is
+    /// busy; the spare tasks wait in the splitting thread's queue, and a thread that becomes idle steals the
+    /// oldest, the shallowest such node's brothers (DTS's help at an ancestor, instead of waiting for the
+    /// busy thread's next deep enough node). 0: never (only `SplitOnlyWhenIdle` decides).
+    pub ybwc_eager_split_depth: i32,
     /// YBWC: a null-window node whose static evaluation is at least beta (expected to fail high on a later move)
     /// splits like any other; when false it searches its younger brothers alone, so no helper starts work that a
     /// cutoff is likely to throw away.
@@ -345,6 +350,7 @@ impl Default for ParallelSettings {
             cs_table: CsTableKind::Array,
             min_split_depth: 4,
             split_only_when_idle: true,
+            ybwc_eager_split_depth: 0,
             ybwc_split_expected_cuts: true,
             ybwc_late_splits: true,
             ybwc_expected_cut_sons: 1,
@@ -608,6 +614,15 @@ pub static KNOBS: &[Knob] = &[
         help: "YBWC: split only while a pool thread is idle (false: every deep enough node splits)",
         get: |s| KnobValue::Bool(s.split_only_when_idle),
         set: |s, v| s.split_only_when_idle = boolean(v),
+    },
+    Knob {
+        name: "EagerSplitDepth",
+        flag: "eager-split-depth",
+        algorithms: &[ParallelAlgorithm::Ybwc],
+        kind: KnobKind::Spin { min: 0, max: 64 },
+        help: "YBWC: nodes of at least this remaining depth split even while no thread is idle; their spare tasks wait for the next idle thread (0: never)",
+        get: |s| KnobValue::Int(i64::from(s.ybwc_eager_split_depth)),
+        set: |s, v| s.ybwc_eager_split_depth = int(v) as i32,
     },
     Knob {
         name: "SplitExpectedCuts",

@@ -9,6 +9,9 @@
 //!   A node may split right after its eldest son and, with `LateSplits` (the default), after any later son,
 //!   as Stockfish 6 offers a split after every move: a thread that becomes idle while a deep node is half-way
 //!   through its moves gets that node's remaining brothers, not the next small node below.
+//!   `EagerSplitDepth` (off by default) makes nodes of that depth split while every thread is busy too: the
+//!   spare task waits in the splitting thread's queue and a thread that becomes idle steals the oldest, so it
+//!   helps at the shallowest open node of the busy thread's path, as DTS lets it (measured no gain at 2 threads).
 //! - **Joining.** The split point's remaining moves form one list taken from with an atomic cursor; one task per
 //!   pool thread is offered (at most `SplitGroup`: Crafty lets 8 threads share a split point, Stockfish 6 five),
 //!   and a thread that becomes idle later steals a task not yet started and joins.
@@ -61,8 +64,8 @@ use std::time::Instant;
 ///
 /// let pool = YbwcPool::new(4);
 /// let hooks = YbwcHooks {
-///     min_split_depth: 5, split_only_when_idle: true, split_expected_cuts: true, late_splits: true,
-///     expected_cut_sons: 2, pool: &pool,
+///     min_split_depth: 5, split_only_when_idle: true, eager_split_depth: 0, split_expected_cuts: true,
+///     late_splits: true, expected_cut_sons: 2, pool: &pool,
 /// };
 /// // Idle threads wait in the pool, so a deep enough node hands its younger brothers to it.
 /// assert!(hooks.split_pool(5, false, 1).is_some());
@@ -79,6 +82,8 @@ pub struct YbwcHooks<'a> {
     pub min_split_depth: i32,
     /// `SplitOnlyWhenIdle`.
     pub split_only_when_idle: bool,
+    /// `EagerSplitDepth` (0: off): nodes this deep split while every thread is busy too.
+    pub eager_split_depth: i32,
     /// `SplitExpectedCuts`: nodes still expected to fail high split too.
     pub split_expected_cuts: bool,
     /// `LateSplits`: a node may split after any son, not only right after the eldest.
@@ -87,6 +92,15 @@ pub struct YbwcHooks<'a> {
     pub expected_cut_sons: usize,
     /// The threads and their states.
     pub pool: &'a YbwcPool,
+}
+
+impl YbwcHooks<'_> {
+    /// Whether a node of `depth` splits whether or not a thread is idle now (`EagerSplitDepth`). Never with one
+    /// thread, whose search must stay the plain one.
+    #[inline]
+    fn eager(&self, depth: i32) -> bool {
+        self.eager_split_depth > 0 && depth >= self.eager_split_depth && self.pool.threads() > 1
+    }
 }
 
 impl SearchHooks for YbwcHooks<'_> {
@@ -104,7 +118,7 @@ impl SearchHooks for YbwcHooks<'_> {
         (depth >= self.min_split_depth
             && (sons_searched == sons_alone || (self.late_splits && sons_searched > sons_alone))
             && (self.split_expected_cuts || !expected_cut)
-            && (!self.split_only_when_idle || self.pool.has_idle_thread()))
+            && (!self.split_only_when_idle || self.eager(depth) || self.pool.has_idle_thread()))
         .then_some(self.pool)
     }
 }
