@@ -378,7 +378,8 @@ pub fn parse_positions(text: &str) -> Result<Vec<Position>, PositionListError> {
 pub enum BenchLimit {
     /// To a fixed depth (time to depth is what parallel search should shorten).
     Depth(u32),
-    /// For a fixed time (what a thread count buys in nodes and depth).
+    /// For a fixed time (what a thread count buys in nodes and depth): the whole time is searched, with no move
+    /// overhead kept back (a bench has no GUI link to allow for).
     MoveTime(Duration),
 }
 
@@ -566,6 +567,9 @@ pub fn run_bench_with(
         multi_pv: 1,
         parallel: config.parallel,
         count_duplicates: config.count_duplicates,
+        // `MoveOverhead` keeps time back for a GUI's link; a bench has none, so a 70 ms limit searches 70 ms,
+        // as long as the games' moves that `--movetime 70` stands for (until 2026-11-29 it searched 40 ms).
+        move_overhead: Duration::ZERO,
         ..SearchOptions::default()
     };
     let control = SearchControl::new();
@@ -622,6 +626,18 @@ pub fn run_bench_with(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_fixed_time_bench_searches_the_whole_time() {
+        let config = BenchConfig {
+            limit: BenchLimit::MoveTime(Duration::from_millis(60)),
+            ..BenchConfig::signature(1)
+        };
+        let mut times = Vec::new();
+        run_bench_with(&config, &[Position::startpos()], &mut |p| times.push(p.time)).unwrap();
+        // The search stops at its limit, never before: with the default move overhead it stopped after 30 ms.
+        assert!(times[0] >= Duration::from_millis(55), "{:?}", times[0]);
+    }
 
     #[test]
     fn every_bench_position_parses() {
