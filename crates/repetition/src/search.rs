@@ -35,12 +35,31 @@ use crate::{GameHistory, RepetitionRule};
 /// path.pop();
 /// assert_eq!(path.ply(), 7);
 /// ```
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub struct SearchRepetitions {
     game: Arc<GameHistory>,
     rule: RepetitionRule,
     /// `path[i]` is the position at ply `i + 1`.
     path: Vec<PathEntry>,
+}
+
+impl Clone for SearchRepetitions {
+    fn clone(&self) -> SearchRepetitions {
+        SearchRepetitions {
+            game: Arc::clone(&self.game),
+            rule: self.rule,
+            path: self.path.clone(),
+        }
+    }
+
+    /// Copies `source` into this path's own storage: a YBWC helper copies the splitting thread's path at every
+    /// split point it joins, and a fresh allocation there (freed again at the next join, then grown by the
+    /// first move) made the two threads queue on the allocator's lock.
+    fn clone_from(&mut self, source: &SearchRepetitions) {
+        self.game.clone_from(&source.game);
+        self.rule = source.rule;
+        self.path.clone_from(&source.path);
+    }
 }
 
 /// One position of the search path.
@@ -347,6 +366,24 @@ mod tests {
                 .map(|(&key, clock)| (key, clock))
                 .collect(),
         )
+    }
+
+    #[test]
+    fn a_copied_path_answers_like_its_source_in_its_own_storage() {
+        let mut source = SearchRepetitions::new(game(&[0xA], 0), STOCKFISH);
+        walk(&mut source, 0, &[0xB, 0xC, 0xD, 0xA]);
+        let mut copy = SearchRepetitions::new(game(&[0x1], 0), MICRO_MAX);
+        let storage = copy.path.as_ptr();
+        copy.clone_from(&source);
+        assert_eq!(copy.path.as_ptr(), storage, "the copy reuses its own buffer");
+        assert_eq!((copy.ply(), copy.rule()), (source.ply(), source.rule()));
+        assert!(!copy.is_repetition_draw());
+        // Going round once more repeats positions of the copied path, as it does in the source.
+        walk(&mut copy, 0, &[0xB, 0xC, 0xD, 0xA]);
+        walk(&mut source, 0, &[0xB, 0xC, 0xD, 0xA]);
+        assert!(copy.is_repetition_draw() && source.is_repetition_draw());
+        let cloned = source.clone();
+        assert_eq!((cloned.ply(), cloned.is_repetition_draw()), (source.ply(), true));
     }
 
     /// Pushes reversible moves continuing the clock from `root_clock`.

@@ -19,6 +19,7 @@ use eldest_repetition::{GameHistory, RepetitionRule, SearchRepetitions, fifty_mo
 use eldest_tt::{
     Bound, Entry, MATE, MATE_IN_MAX_PLY, ProbeOutcome, Record, TranspositionTable, probe_cutoff,
 };
+use smallvec::SmallVec;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 
@@ -66,6 +67,9 @@ pub const INFINITY: i32 = MATE + 1;
 pub const DRAW: i32 = 0;
 /// How many nodes pass between two looks at the clock and the stop flag.
 const CHECK_INTERVAL: u64 = 1024;
+
+/// Quiet moves a node remembers (for the history's penalties) without touching the heap; more spill to it.
+const QUIETS_ON_STACK: usize = 64;
 /// Singular extensions apply only this many plies per ply of the iteration's depth from the root (Stockfish's
 /// bound): past it a line of lone moves, a perpetual check's, would otherwise keep its depth forever.
 const EXTENSION_PLIES_PER_DEPTH: usize = 2;
@@ -911,7 +915,9 @@ impl<H: SearchHooks> SearchContext<'_, '_, H> {
         let mut best_score = -INFINITY;
         let mut best_move = None;
         let mut moves_searched = 0usize;
-        let mut quiets_tried: Vec<Move> = Vec::new();
+        // On the stack: a heap list here allocated at almost every node, and with YBWC the other thread's frees
+        // of split-point data then waited on this thread's allocator lock (thousands of futex sleeps a second).
+        let mut quiets_tried: SmallVec<[Move; QUIETS_ON_STACK]> = SmallVec::new();
         let mut deferred: Vec<MoveInLoop> = Vec::new();
         let us = position.side_to_move();
 
