@@ -399,7 +399,8 @@ fn ybwc_with_a_split_group_of_two_still_splits_counts_and_finds_mates() {
 fn ybwc_with_eager_splits_splits_while_busy_keeps_to_the_move_time_and_stays_plain_with_one_thread() {
     // With eager splits a 70 ms search of the bench positions once ran for seconds: the clock was read only every
     // 1024 nodes of one brother's search, and the whole search could run in tasks of smaller brothers.
-    let fen = "6k1/3b3r/1p1p4/p1n2p2/1PPNpP1q/P3Q1p1/1R1RB1P1/5K2 b - - 0 1";
+    // A quiet middlegame: its depth-12 tree is large enough to split many times either way.
+    let fen = "r1bq1rk1/ppp1nppp/4n3/3p3Q/3P4/1BP1B3/PP1N2PP/R4RK1 w - - 1 16";
     let mut eager = options(ParallelAlgorithm::Ybwc.into(), 2);
     eager.parallel.set_knob("EagerSplitDepth", "4").unwrap();
     let (_, lazy_one) = search(
@@ -435,7 +436,7 @@ fn ybwc_with_eager_splits_splits_while_busy_keeps_to_the_move_time_and_stays_pla
         splits.push(engine.thread_stats()[0].splits);
     }
     assert!(
-        splits[1] > splits[0],
+        splits[1] > splits[0] && splits[0] > 0,
         "split points without and with eager splits: {splits:?}"
     );
     assert_finds_short_mates(&mut engine, &eager, "EagerSplitDepth 4");
