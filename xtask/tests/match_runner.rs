@@ -496,17 +496,7 @@ fn fairy_max_plays_over_xboard() {
     );
     for game in played.json["games"].as_array().unwrap() {
         let termination = game["termination"].as_str().unwrap_or_default();
-        assert!(
-            [
-                "checkmate",
-                "stalemate",
-                "threefold repetition",
-                "fifty moves",
-                "insufficient material"
-            ]
-            .contains(&termination),
-            "{game}"
-        );
+        assert!(RULE_TERMINATIONS.contains(&termination), "{game}");
     }
     let scored_with_depth = |comment: &str| {
         comment
@@ -663,6 +653,15 @@ fn two_copies_of_eldest_at_fixed_nodes_give_a_consistent_pgn_and_json() {
     }
     assert!(played.stdout.contains("first vs second"), "{}", played.stdout);
 }
+
+/// The summary's names of the endings by a rule of chess (the runner's `Termination::key`).
+const RULE_TERMINATIONS: [&str; 5] = [
+    "checkmate",
+    "stalemate",
+    "insufficient material",
+    "fifty moves",
+    "threefold repetition",
+];
 
 fn refused(arguments: &[&str]) -> String {
     let output = Command::new(XTASK)

@@ -95,11 +95,11 @@ pub struct YbwcHooks<'a> {
 }
 
 impl YbwcHooks<'_> {
-    /// Whether a node of `depth` splits whether or not a thread is idle now (`EagerSplitDepth`). Never with one
-    /// thread, whose search must stay the plain one.
+    /// Whether a node of `depth` splits whether or not a thread is idle now (`EagerSplitDepth`). One thread
+    /// never gets here: the engine runs the plain search for it.
     #[inline]
     fn eager(&self, depth: i32) -> bool {
-        self.eager_split_depth > 0 && depth >= self.eager_split_depth && self.pool.threads() > 1
+        self.eager_split_depth > 0 && depth >= self.eager_split_depth
     }
 }
 
