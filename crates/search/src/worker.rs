@@ -1198,6 +1198,10 @@ impl<H: SearchHooks> SearchContext<'_, '_, H> {
     /// Searches one move of a node: the pruning decisions, the defer hook for younger brothers, and the
     /// search itself — full window for the eldest son; for the others a null window, reduced when late and quiet,
     /// re-searched at full depth if it beats alpha and, in PV nodes, with the full window if it lands inside it.
+    // Always inlined: YBWC's split points call it from a second place, and the compiler then kept it a function,
+    // whose call (its frame, the node's facts in memory) cost YBWC's two threads about 2% of their speed at 70 ms
+    // searches (docs/parallel-search.md, *YBWC's cost per node*).
+    #[inline(always)]
     pub(crate) fn search_move<const PV: bool>(
         &mut self,
         node: &NodeFacts<'_>,

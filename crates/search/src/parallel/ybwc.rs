@@ -112,7 +112,7 @@ impl SearchHooks for YbwcHooks<'_> {
     #[inline(always)]
     fn enter_node(&self, _key: u64, _depth: i32) {}
 
-    #[inline]
+    #[inline(always)]
     fn split_pool(&self, depth: i32, expected_cut: bool, sons_searched: usize) -> Option<&YbwcPool> {
         let sons_alone = if expected_cut { self.expected_cut_sons } else { 1 };
         (depth >= self.min_split_depth
