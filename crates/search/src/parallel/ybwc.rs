@@ -50,6 +50,7 @@ use crate::parallel::pool::poll_for_work;
 use crate::worker::{
     MoveInLoop, MoveOutcome, NodeFacts, SearchContext, SharedSearch, ThreadRole, ThreadStats, Worker,
 };
+use crossbeam_utils::CachePadded;
 use eldest_board::Move;
 use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU8, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -135,8 +136,10 @@ impl SearchHooks for YbwcHooks<'_> {
 pub struct YbwcPool {
     threads: usize,
     /// Threads searching right now: the main thread's iterative deepening and every running task, less the
-    /// threads waiting at their own split points.
-    working: AtomicUsize,
+    /// threads waiting at their own split points. On cache lines of its own: it changes at every split point's
+    /// start and end, and a neighbour read at every node (the engine keeps the table's address beside the pool)
+    /// would miss each time.
+    working: CachePadded<AtomicUsize>,
     /// Per pool thread, states not in use (a thread may need several: a task inside a wait inside a task).
     states: Vec<Mutex<Vec<Worker>>>,
     /// `HelperHistory`, stored as `setting as u8` (only ever a valid setting's).
@@ -163,7 +166,7 @@ impl YbwcPool {
     pub fn new(threads: usize) -> YbwcPool {
         YbwcPool {
             threads: threads.max(1),
-            working: AtomicUsize::new(0),
+            working: CachePadded::new(AtomicUsize::new(0)),
             states: (0..threads.max(1)).map(|_| Mutex::new(Vec::new())).collect(),
             helper_history: AtomicU8::new(HelperHistory::Shared as u8),
             spin: AtomicBool::new(false),
@@ -615,6 +618,24 @@ mod tests {
             learnt,
             "an own table keeps what it learns"
         );
+    }
+
+    #[test]
+    fn the_count_of_working_threads_has_its_cache_lines_to_itself() {
+        let pool = YbwcPool::new(2);
+        let start = std::ptr::from_ref(&pool.working) as usize;
+        let end = start + std::mem::size_of_val(&pool.working);
+        let counter = std::ptr::from_ref(&*pool.working) as usize;
+        assert!(std::mem::align_of_val(&pool.working) >= 64);
+        assert!(end - start >= 64);
+        for field in [
+            std::ptr::from_ref(&pool.threads) as usize,
+            std::ptr::from_ref(&pool.split_group) as usize,
+            std::ptr::from_ref(&pool.spin) as usize,
+        ] {
+            assert!(field < start || field >= end, "a field inside the counter's lines");
+            assert!(field.abs_diff(counter) >= 64);
+        }
     }
 
     #[test]
