@@ -633,7 +633,10 @@ mod tests {
             std::ptr::from_ref(&pool.split_group) as usize,
             std::ptr::from_ref(&pool.spin) as usize,
         ] {
-            assert!(field < start || field >= end, "a field inside the counter's lines");
+            assert!(
+                field < start || field >= end,
+                "a field inside the counter's lines"
+            );
             assert!(field.abs_diff(counter) >= 64);
         }
     }
