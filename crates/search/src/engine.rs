@@ -593,6 +593,7 @@ impl Engine {
             node_counters: &counters,
             completed_depth: &completed_depth,
             skip_completed_iterations: abdadas && settings.skip_completed_iterations,
+            brothers_keep_places: settings.brothers_keep_places,
             params: &options.params,
             reductions: &self.reductions,
             evaluation: &self.evaluation,

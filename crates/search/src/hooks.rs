@@ -23,7 +23,7 @@ use eldest_board::Move;
 /// let mut child = parent;
 /// child.play_unchecked(mv);
 /// let (key, child_key) = (parent.key(), child.key());
-/// let context = MoveContext { key, mv, child_key, depth: 6, alpha: 0, beta: 1, ply: 2 };
+/// let context = MoveContext { key, mv, child_key, depth: 6, alpha: 0, beta: 1, ply: 2, place: 1 };
 /// let table = CurrentlySearching::new(64, 4);
 /// let hooks = SimplifiedAbdadaHooks {
 ///     table: &table, defer_depth: 3, cutoff_checks: true, ancestor_checks: false, remote: None,
@@ -47,6 +47,10 @@ pub struct MoveContext {
     pub beta: i32,
     /// The parent's ply from the root.
     pub ply: usize,
+    /// The moves before this one in the parent's move loop (at least 1: the eldest son is never asked about),
+    /// as late-move reductions and pruning count them; with `BrothersKeepPlaces` the brothers this thread
+    /// deferred count too, as in the serial loop.
+    pub place: usize,
 }
 
 /// Hooks of a parallel algorithm. Shared by all threads of a search, hence `Sync`.
@@ -111,7 +115,7 @@ pub trait SearchHooks: Sync {
     /// let mut child = root;
     /// child.play_unchecked(mv);
     /// let (key, child_key) = (root.key(), child.key());
-    /// let context = MoveContext { key, mv, child_key, depth: 6, alpha: 0, beta: 1, ply: 0 };
+    /// let context = MoveContext { key, mv, child_key, depth: 6, alpha: 0, beta: 1, ply: 0, place: 1 };
     /// let tt = TranspositionTable::new(1).unwrap();
     /// let hooks = AbdadaHooks {
     ///     tt: &tt, min_depth: 2, cutoff_checks: false, enter_before_pruning: true, ancestor_checks: true,

@@ -97,6 +97,8 @@ pub struct SharedSearch<'a> {
     pub completed_depth: &'a AtomicU32,
     /// The ABDADAs: a thread abandons an iteration another thread has completed.
     pub skip_completed_iterations: bool,
+    /// The ABDADAs' `BrothersKeepPlaces`: a move searched after deferred ones is counted at its serial place.
+    pub brothers_keep_places: bool,
     /// The search's constants.
     pub params: &'a SearchParams,
     /// The static evaluation: the network or PeSTO's tables.
@@ -919,6 +921,7 @@ impl<H: SearchHooks> SearchContext<'_, '_, H> {
         // of split-point data then waited on this thread's allocator lock (thousands of futex sleeps a second).
         let mut quiets_tried: SmallVec<[Move; QUIETS_ON_STACK]> = SmallVec::new();
         let mut deferred: Vec<MoveInLoop> = Vec::new();
+        let mut deferred_quiets = 0usize;
         let us = position.side_to_move();
 
         let node = NodeFacts {
@@ -1003,12 +1006,19 @@ impl<H: SearchHooks> SearchContext<'_, '_, H> {
                 self.worker.stats.cutoff_check_returns += 1;
                 return score;
             }
+            // With `BrothersKeepPlaces` the deferred moves count as searched: a brother after them is reduced
+            // and pruned at the place the serial loop gives it, not one place earlier for each deferral.
+            let (deferred_before, deferred_quiets_before) = if self.shared.brothers_keep_places {
+                (deferred.len(), deferred_quiets)
+            } else {
+                (0, 0)
+            };
             let first_pass = |mv: Move, order: i32| MoveInLoop {
                 mv,
                 order,
                 is_deferred: false,
-                moves_searched,
-                quiets_tried: quiets_tried.len(),
+                moves_searched: moves_searched + deferred_before,
+                quiets_tried: quiets_tried.len() + deferred_quiets_before,
             };
             let next = if let Some(mv) = pending_tt_move.take() {
                 Some(first_pass(mv, i32::MAX))
@@ -1047,6 +1057,7 @@ impl<H: SearchHooks> SearchContext<'_, '_, H> {
                 MoveOutcome::Pruned => continue,
                 MoveOutcome::Deferred => {
                     self.worker.stats.deferred_moves += 1;
+                    deferred_quiets += usize::from(quiet);
                     deferred.push(this);
                     continue;
                 }
@@ -1268,6 +1279,7 @@ impl<H: SearchHooks> SearchContext<'_, '_, H> {
                 alpha,
                 beta,
                 ply,
+                place: moves_searched,
             })
         {
             return MoveOutcome::Deferred;
@@ -1486,9 +1498,20 @@ mod hook_rules {
     #[derive(Debug, Clone, Copy, PartialEq, Eq)]
     enum Event {
         Enter(u64),
-        Ask { key: u64, mv: Move, child: u64 },
-        Start { key: u64, mv: Move },
-        Finish { key: u64, mv: Move },
+        Ask {
+            key: u64,
+            mv: Move,
+            child: u64,
+            place: usize,
+        },
+        Start {
+            key: u64,
+            mv: Move,
+        },
+        Finish {
+            key: u64,
+            mv: Move,
+        },
     }
 
     struct Recorder {
@@ -1515,6 +1538,7 @@ mod hook_rules {
                 key: context.key,
                 mv: context.mv,
                 child: context.child_key,
+                place: context.place,
             });
             self.defer_everything
         }
@@ -1533,7 +1557,7 @@ mod hook_rules {
     }
 
     fn record(fen: &str, depth: i32, defer_everything: bool) -> (Vec<Event>, i32) {
-        record_with(fen, depth, defer_everything, false)
+        record_with(fen, depth, defer_everything, false, true)
     }
 
     fn record_with(
@@ -1541,6 +1565,7 @@ mod hook_rules {
         depth: i32,
         defer_everything: bool,
         enter_with_probe: bool,
+        brothers_keep_places: bool,
     ) -> (Vec<Event>, i32) {
         let tt = TranspositionTable::new(16).unwrap();
         let hooks = Recorder {
@@ -1548,16 +1573,18 @@ mod hook_rules {
             defer_everything,
             enter_with_probe,
         };
-        let (score, _) = search_with(fen, depth, &tt, &hooks);
+        let (score, _) = search_with(fen, depth, &tt, &hooks, brothers_keep_places);
         (hooks.events.into_inner().unwrap(), score)
     }
 
-    /// Iterative deepening to `depth` on one thread with `hooks`: the score and the thread's counters.
+    /// Iterative deepening to `depth` on one thread with `hooks` (and `BrothersKeepPlaces` as given): the score
+    /// and the thread's counters.
     fn search_with<H: SearchHooks>(
         fen: &str,
         depth: i32,
         tt: &TranspositionTable,
         hooks: &H,
+        brothers_keep_places: bool,
     ) -> (i32, ThreadStats) {
         let position = Position::from_fen(fen).unwrap();
         let control = SearchControl::new();
@@ -1577,6 +1604,7 @@ mod hook_rules {
             node_counters: &counters,
             completed_depth: &std::sync::atomic::AtomicU32::new(0),
             skip_completed_iterations: false,
+            brothers_keep_places,
             params: &SearchParams::DEFAULT,
             reductions: &Reductions::new(&SearchParams::DEFAULT),
             evaluation: &Evaluation::Pesto,
@@ -1674,7 +1702,9 @@ mod hook_rules {
                         .iter()
                         .rev()
                         .find_map(|e| match *e {
-                            Event::Ask { key: k, mv: m, child } if k == key && m == mv => Some(child),
+                            Event::Ask {
+                                key: k, mv: m, child, ..
+                            } if k == key && m == mv => Some(child),
                             _ => None,
                         })
                         .unwrap();
@@ -1706,8 +1736,8 @@ mod hook_rules {
                 .count()
         };
         let entries = |events: &[Event]| events.iter().filter(|e| matches!(e, Event::Enter(_))).count();
-        let (after_pruning, score_after) = record_with(FEN, 8, false, false);
-        let (with_probe, score_with) = record_with(FEN, 8, false, true);
+        let (after_pruning, score_after) = record_with(FEN, 8, false, false, true);
+        let (with_probe, score_with) = record_with(FEN, 8, false, true, true);
         assert_eq!(
             score_after, score_with,
             "where a node is entered does not change the serial search"
@@ -1735,6 +1765,48 @@ mod hook_rules {
         // Deferring everything only reorders the search: it still reaches a real score, as the plain search does.
         let (_, plain) = record(FEN, 6, false);
         assert!(score.abs() < MATE_IN_MAX_PLY && plain.abs() < MATE_IN_MAX_PLY);
+    }
+
+    /// The places each visit of a node asked its younger brothers at, in order (visits with two asks or more).
+    fn asked_places(events: &[Event]) -> Vec<Vec<usize>> {
+        let mut visits = Vec::new();
+        for (i, event) in events.iter().enumerate() {
+            let Event::Enter(parent) = *event else { continue };
+            let visit_end = events[i + 1..]
+                .iter()
+                .position(|e| *e == Event::Enter(parent))
+                .map_or(events.len(), |p| i + 1 + p);
+            let places: Vec<usize> = events[i + 1..visit_end]
+                .iter()
+                .filter_map(|e| match *e {
+                    Event::Ask { key, place, .. } if key == parent => Some(place),
+                    _ => None,
+                })
+                .collect();
+            if places.len() >= 2 {
+                visits.push(places);
+            }
+        }
+        visits
+    }
+
+    #[test]
+    fn brothers_after_deferred_moves_keep_their_serial_places() {
+        // Every younger brother deferred in the first pass: with their places kept, a node asks about its
+        // brothers at places 1, 2, 3, … — each deferred brother counted, as the serial loop counts a searched one
+        // — so late-move reductions and pruning see them where one thread would.
+        let (kept, _) = record_with(FEN, 7, true, false, true);
+        let visits = asked_places(&kept);
+        assert!(visits.len() > 50, "too few nodes with brothers: {}", visits.len());
+        for places in &visits {
+            assert_eq!(*places, (1..=places.len()).collect::<Vec<_>>());
+        }
+        // Without, only the eldest son counts: every brother is asked at place 1, and the later ones escape the
+        // reductions and the pruning their place calls for.
+        let (counted, _) = record_with(FEN, 7, true, false, false);
+        let visits = asked_places(&counted);
+        assert!(visits.len() > 50);
+        assert!(visits.iter().flatten().all(|&place| place == 1));
     }
 
     /// Plays "another thread": the first time a non-PV child of the root of depth 8 or more asks about a younger
@@ -1789,7 +1861,7 @@ mod hook_rules {
             // `Some` before the search: nothing is planted.
             planted: Mutex::new((!plant).then_some(0)),
         };
-        let (score, stats) = search_with(FEN, depth, &tt, &hooks);
+        let (score, stats) = search_with(FEN, depth, &tt, &hooks, true);
         let planted = plant && hooks.planted.lock().unwrap().is_some();
         (score, stats, planted)
     }

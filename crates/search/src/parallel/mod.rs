@@ -320,6 +320,11 @@ pub struct ParallelSettings {
     /// Both ABDADAs: a thread that is still searching an iteration another thread has completed abandons it and
     /// starts the next one.
     pub skip_completed_iterations: bool,
+    /// Both ABDADAs: the brothers searched after a deferred move keep the place the serial move loop gives
+    /// them (the deferred moves counted), so late-move reductions and pruning treat them as one thread would;
+    /// when false they count only the moves this thread has searched, and each deferral makes every later
+    /// brother one move "earlier" — reduced and pruned less.
+    pub brothers_keep_places: bool,
     /// Both ABDADAs: odd helpers search each iteration one ply deeper than the main thread, as lazy SMP's do, so
     /// a helper walks the next iteration's leftmost path while the main thread finishes the current one.
     pub abdada_staggered_depths: bool,
@@ -362,6 +367,7 @@ impl Default for ParallelSettings {
             cutoff_checks: false,
             ancestor_checks: true,
             skip_completed_iterations: true,
+            brothers_keep_places: true,
             abdada_staggered_depths: false,
             abdada_history: HelperHistory::Own,
             lazy_vote: true,
@@ -762,6 +768,15 @@ pub static KNOBS: &[Knob] = &[
         help: "both ABDADAs: abandon an iteration another thread has completed",
         get: |s| KnobValue::Bool(s.skip_completed_iterations),
         set: |s, v| s.skip_completed_iterations = boolean(v),
+    },
+    Knob {
+        name: "BrothersKeepPlaces",
+        flag: "brothers-keep-places",
+        algorithms: &[ParallelAlgorithm::Abdada, ParallelAlgorithm::SimplifiedAbdada],
+        kind: KnobKind::Check,
+        help: "both ABDADAs: moves searched after a deferred move keep their serial place in the move loop (late-move reductions and pruning count the deferred moves)",
+        get: |s| KnobValue::Bool(s.brothers_keep_places),
+        set: |s, v| s.brothers_keep_places = boolean(v),
     },
     Knob {
         name: "StaggeredDepths",

@@ -502,7 +502,7 @@ impl CurrentlySearching {
 /// let mut child = root;
 /// child.play_unchecked(mv);
 /// let (key, child_key) = (root.key(), child.key());
-/// let context = MoveContext { key, mv, child_key, depth: 5, alpha: 0, beta: 1, ply: 0 };
+/// let context = MoveContext { key, mv, child_key, depth: 5, alpha: 0, beta: 1, ply: 0, place: 1 };
 /// let marks = DashCurrentlySearching::new();
 /// let hooks = SimplifiedAbdadaHooks {
 ///     table: &marks, defer_depth: 3, cutoff_checks: false, ancestor_checks: true, remote: None,
@@ -667,6 +667,7 @@ mod tests {
             alpha: 0,
             beta: 1,
             ply: 1,
+            place: 1,
         };
         assert!(!hooks.defer_move(&context), "never deferred below DeferDepth");
         assert!(hooks.defer_move(&MoveContext { depth: 3, ..context }));
