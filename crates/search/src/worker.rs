@@ -1631,6 +1631,18 @@ mod hook_rules {
 
     const FEN: &str = "r1bq1rk1/ppp1nppp/4n3/3p3Q/3P4/1BP1B3/PP1N2PP/R4RK1 w - - 1 16";
 
+    /// Each visit of a node: its key and the events from its entry to its next entry (or the end).
+    fn visits(events: &[Event]) -> impl Iterator<Item = (u64, &[Event])> {
+        events.iter().enumerate().filter_map(|(i, event)| {
+            let Event::Enter(parent) = *event else { return None };
+            let visit_end = events[i + 1..]
+                .iter()
+                .position(|e| *e == Event::Enter(parent))
+                .map_or(events.len(), |p| i + 1 + p);
+            Some((parent, &events[i + 1..visit_end]))
+        })
+    }
+
     #[test]
     fn a_move_is_marked_only_right_after_the_younger_brother_query_notes_5_1() {
         let (events, _) = record(FEN, 7, false);
@@ -1653,13 +1665,7 @@ mod hook_rules {
         let (events, _) = record(FEN, 7, false);
         let null_child = |parent: u64| parent ^ eldest_hashing::side_to_move();
         let mut checked = 0;
-        for (i, event) in events.iter().enumerate() {
-            let Event::Enter(parent) = *event else { continue };
-            let visit_end = events[i + 1..]
-                .iter()
-                .position(|e| *e == Event::Enter(parent))
-                .map_or(events.len(), |p| i + 1 + p);
-            let visit = &events[i + 1..visit_end];
+        for (parent, visit) in visits(&events) {
             let Some(first_ask) = visit
                 .iter()
                 .position(|e| matches!(e, Event::Ask { key, .. } if *key == parent))
@@ -1769,25 +1775,18 @@ mod hook_rules {
 
     /// The places each visit of a node asked its younger brothers at, in order (visits with two asks or more).
     fn asked_places(events: &[Event]) -> Vec<Vec<usize>> {
-        let mut visits = Vec::new();
-        for (i, event) in events.iter().enumerate() {
-            let Event::Enter(parent) = *event else { continue };
-            let visit_end = events[i + 1..]
-                .iter()
-                .position(|e| *e == Event::Enter(parent))
-                .map_or(events.len(), |p| i + 1 + p);
-            let places: Vec<usize> = events[i + 1..visit_end]
-                .iter()
-                .filter_map(|e| match *e {
-                    Event::Ask { key, place, .. } if key == parent => Some(place),
-                    _ => None,
-                })
-                .collect();
-            if places.len() >= 2 {
-                visits.push(places);
-            }
-        }
-        visits
+        visits(events)
+            .map(|(parent, visit)| {
+                visit
+                    .iter()
+                    .filter_map(|e| match *e {
+                        Event::Ask { key, place, .. } if key == parent => Some(place),
+                        _ => None,
+                    })
+                    .collect::<Vec<usize>>()
+            })
+            .filter(|places| places.len() >= 2)
+            .collect()
     }
 
     #[test]
