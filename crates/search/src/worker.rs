@@ -921,7 +921,9 @@ impl<H: SearchHooks> SearchContext<'_, '_, H> {
         // of split-point data then waited on this thread's allocator lock (thousands of futex sleeps a second).
         let mut quiets_tried: SmallVec<[Move; QUIETS_ON_STACK]> = SmallVec::new();
         let mut deferred: Vec<MoveInLoop> = Vec::new();
-        let mut deferred_quiets = 0usize;
+        // `BrothersKeepPlaces`: the deferred moves (and the quiet ones among them) the later brothers' places
+        // count, as the serial loop would have searched them by then.
+        let (mut places_deferred, mut quiets_deferred) = (0usize, 0usize);
         let us = position.side_to_move();
 
         let node = NodeFacts {
@@ -1006,19 +1008,12 @@ impl<H: SearchHooks> SearchContext<'_, '_, H> {
                 self.worker.stats.cutoff_check_returns += 1;
                 return score;
             }
-            // With `BrothersKeepPlaces` the deferred moves count as searched: a brother after them is reduced
-            // and pruned at the place the serial loop gives it, not one place earlier for each deferral.
-            let (deferred_before, deferred_quiets_before) = if self.shared.brothers_keep_places {
-                (deferred.len(), deferred_quiets)
-            } else {
-                (0, 0)
-            };
             let first_pass = |mv: Move, order: i32| MoveInLoop {
                 mv,
                 order,
                 is_deferred: false,
-                moves_searched: moves_searched + deferred_before,
-                quiets_tried: quiets_tried.len() + deferred_quiets_before,
+                moves_searched: moves_searched + places_deferred,
+                quiets_tried: quiets_tried.len() + quiets_deferred,
             };
             let next = if let Some(mv) = pending_tt_move.take() {
                 Some(first_pass(mv, i32::MAX))
@@ -1057,7 +1052,11 @@ impl<H: SearchHooks> SearchContext<'_, '_, H> {
                 MoveOutcome::Pruned => continue,
                 MoveOutcome::Deferred => {
                     self.worker.stats.deferred_moves += 1;
-                    deferred_quiets += usize::from(quiet);
+                    // Without the knob a brother after this one is reduced and pruned one place earlier.
+                    if self.shared.brothers_keep_places {
+                        places_deferred += 1;
+                        quiets_deferred += usize::from(quiet);
+                    }
                     deferred.push(this);
                     continue;
                 }
