@@ -111,6 +111,16 @@ fn tiny_bench_writes_every_file_and_compare_reads_them() {
         "{buckets_csv}"
     );
     assert!(stdout.contains("By 1-thread search time"), "{stdout}");
+    // Each algorithm against lazy SMP at two threads, position by position.
+    assert!(stdout.contains("Side by side, position by position"), "{stdout}");
+    let paired_csv = std::fs::read_to_string(out.join("paired.csv")).unwrap();
+    assert_eq!(paired_csv.lines().count(), 1 + 3, "{paired_csv}");
+    for algorithm in ["ybwc", "abdada", "simplified-abdada"] {
+        assert!(
+            paired_csv.contains(&format!("\n{algorithm},2,lazy,2,")),
+            "{paired_csv}"
+        );
+    }
     for chart in ["speedup.svg", "nps.svg", "overhead.svg"] {
         let svg = std::fs::read_to_string(out.join(chart)).unwrap();
         assert!(
@@ -138,6 +148,29 @@ fn tiny_bench_writes_every_file_and_compare_reads_them() {
         text.contains("noise") && !text.contains("better") && !text.contains("worse"),
         "{text}"
     );
+    // Summarised again from its raw runs: the same figures, every file written again.
+    let again_dir = dir.join("again");
+    let again = xtask(&[
+        "bench",
+        "--report",
+        bench_json.to_str().unwrap(),
+        "--out",
+        again_dir.to_str().unwrap(),
+    ]);
+    assert!(again.status.success(), "{again:?}");
+    for file in ["summary.csv", "positions.csv", "buckets.csv", "paired.csv"] {
+        assert_eq!(
+            std::fs::read_to_string(again_dir.join(file)).unwrap(),
+            std::fs::read_to_string(out.join(file)).unwrap(),
+            "{file}"
+        );
+    }
+    // A file against itself, position by position: every ratio exactly 1, nothing outside the noise.
+    assert!(
+        text.contains("1-thread baseline") && text.contains("1.00 (1.00–1.00)"),
+        "{text}"
+    );
+    assert!(!text.contains("lower") && !text.contains("higher"), "{text}");
 
     // --pool: the same report twice is one draw of the baseline, refused; as if made at another table size, pooled.
     let twice = xtask(&[

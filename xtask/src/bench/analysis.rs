@@ -330,10 +330,10 @@ fn sum(run: &Run, field: impl Fn(&PositionRun) -> u64) -> f64 {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
 
-    fn position(index: usize, nodes: u64, time_us: u64, best_move: &str) -> PositionRun {
+    pub(in crate::bench) fn position(index: usize, nodes: u64, time_us: u64, best_move: &str) -> PositionRun {
         PositionRun {
             index,
             fen: format!("fen {index}"),
@@ -361,7 +361,12 @@ mod tests {
         }
     }
 
-    fn run(algorithm: &str, threads: usize, repeat: usize, positions: Vec<PositionRun>) -> Run {
+    pub(in crate::bench) fn run(
+        algorithm: &str,
+        threads: usize,
+        repeat: usize,
+        positions: Vec<PositionRun>,
+    ) -> Run {
         Run {
             algorithm: algorithm.into(),
             threads,
@@ -371,7 +376,7 @@ mod tests {
         }
     }
 
-    fn settings() -> Settings {
+    pub(in crate::bench) fn settings() -> Settings {
         Settings {
             algorithms: vec!["lazy".into(), "abdada".into()],
             threads: vec![1, 2],
@@ -536,7 +541,13 @@ mod tests {
     }
 
     /// A run whose positions take `times_ms` with `nodes` (index-aligned); a zero time means no legal move.
-    fn timed_run(algorithm: &str, threads: usize, repeat: usize, times_ms: &[u64], nodes: &[u64]) -> Run {
+    pub(in crate::bench) fn timed_run(
+        algorithm: &str,
+        threads: usize,
+        repeat: usize,
+        times_ms: &[u64],
+        nodes: &[u64],
+    ) -> Run {
         let positions = times_ms
             .iter()
             .zip(nodes)

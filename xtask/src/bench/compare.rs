@@ -1,5 +1,6 @@
 //! `cargo xtask bench --compare OLD.json NEW.json`: the change of every figure of every configuration the two
-//! result files share, with a verdict that calls a change real only when the repeats' ranges do not overlap.
+//! result files share, with a verdict that calls a change real only when the repeats' ranges do not overlap, and
+//! the new runs against the old ones position by position (`paired`) where both searched the same positions.
 
 use super::model::{BenchReport, ConfigSummary};
 use crate::report::table::Table;
@@ -53,6 +54,10 @@ pub fn run(old_path: &Path, new_path: &Path) -> Result<String, String> {
     text += &table.to_text();
     text += "verdict: a change is real only when each run's median lies outside the other run's range over its \
              repeats\n";
+    match super::paired::between(&old.runs, &new.runs, a.depth.is_some() && b.depth.is_some()) {
+        Some(rows) => text += &super::paired::section(&rows, false),
+        None => text += "\n(no comparison position by position: the two benches searched other positions)\n",
+    }
     Ok(text)
 }
 

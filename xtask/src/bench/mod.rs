@@ -11,6 +11,7 @@ mod analysis;
 mod compare;
 mod model;
 mod output;
+mod paired;
 mod pooled;
 mod runner;
 mod signature;
@@ -41,6 +42,7 @@ const BUSY_WARNING_PERCENT: f64 = 15.0;
                         cargo xtask bench --set game --movetime 70\n  target/release/xtask bench --engine target/release/eldest   \
                         (a machine without Rust)\n  cargo xtask bench --set long --threads 1 --launcher \"mpirun -np 2\" \
                         --engine target/release/eldest   (the cluster build)\n  cargo xtask bench --compare old/bench.json new/bench.json\n  \
+                        cargo xtask bench --report old/bench.json --out old-again   (summarise again)\n  \
                         cargo xtask bench --pool a/hash-32/bench.json b/hash-16/bench.json   (pool runs made apart)\n  \
                         cargo xtask bench --signature\n\nMetrics: docs/bench.md"
 )]
@@ -120,6 +122,11 @@ pub struct Args {
     /// writes pooled.md and pooled.csv to --out.
     #[arg(long, num_args = 2.., value_name = "BENCH_JSON", conflicts_with_all = ["compare", "signature"])]
     pool: Option<Vec<PathBuf>>,
+    /// Summarise a bench.json made earlier again, with this tool, instead of measuring: its figures recomputed
+    /// from its raw runs, the tables printed and every output file written to --out (older results get the
+    /// figures added since).
+    #[arg(long, value_name = "BENCH_JSON", conflicts_with_all = ["compare", "signature", "pool"])]
+    report: Option<PathBuf>,
 }
 
 /// Runs the command.
@@ -133,6 +140,9 @@ pub fn run(args: &Args) -> Result<(), String> {
     }
     if let Some(files) = &args.pool {
         return pool_files(files, &args.out);
+    }
+    if let Some(file) = &args.report {
+        return report_again(file, &args.out);
     }
     let engine = engine(args)?;
     if args.signature {
@@ -413,6 +423,49 @@ fn jobs(settings: &Settings) -> Vec<runner::Job<'_>> {
     jobs
 }
 
+/// Prints a report's tables and writes its files into `out`.
+fn present(report: &BenchReport, out: &Path) -> Result<(), String> {
+    let settings = &report.settings;
+    println!("{}", report.machine.summary());
+    println!(
+        "{}, {} positions ({} with a move; {}), {} repeats, {} MiB hash; medians ±half-range over repeats; \
+         * = more threads than CPUs",
+        settings.limit(),
+        report.runs.first().map_or(0, |r| r.positions.len()),
+        report.summaries.first().map_or(0, |s| s.positions),
+        settings.source(),
+        settings.repeat,
+        settings.hash_mib
+    );
+    let fixed_time = settings.depth.is_none();
+    print!("{}", output::table(&report.summaries, fixed_time).to_text());
+    println!();
+    print!("{}", output::breakdown(&report.summaries, fixed_time, false));
+    print!(
+        "{}",
+        paired::section(&paired::rows(settings, &report.runs), false)
+    );
+    let files = output::write_all(out, report)?;
+    println!(
+        "wrote {} (the bench took {:.0} s)",
+        files
+            .iter()
+            .map(|f| f.display().to_string())
+            .collect::<Vec<_>>()
+            .join(", "),
+        report.elapsed_s
+    );
+    Ok(())
+}
+
+/// `--report`: a bench.json made earlier summarised again by this tool, from its raw runs, its tables printed
+/// and every output file written to `out`.
+fn report_again(file: &Path, out: &Path) -> Result<(), String> {
+    let mut report = BenchReport::read(file)?;
+    report.summaries = analysis::summarise(&report.settings, &report.runs, report.machine.logical_cpus)?;
+    present(&report, out)
+}
+
 /// Runs every job, summarises, prints the table and writes the files; returns the summaries.
 fn measure(settings: &Settings, positions: usize, out: &Path) -> Result<Vec<ConfigSummary>, String> {
     let machine = Machine::describe();
@@ -477,30 +530,7 @@ fn measure(settings: &Settings, positions: usize, out: &Path) -> Result<Vec<Conf
         summaries,
         runs,
     };
-    println!("{}", report.machine.summary());
-    println!(
-        "{limit}, {} positions ({} with a move; {}), {} repeats, {} MiB hash; medians ±half-range over repeats; \
-         * = more threads than CPUs",
-        positions,
-        report.summaries.first().map_or(0, |s| s.positions),
-        settings.source(),
-        settings.repeat,
-        settings.hash_mib
-    );
-    let fixed_time = settings.depth.is_none();
-    print!("{}", output::table(&report.summaries, fixed_time).to_text());
-    println!();
-    print!("{}", output::breakdown(&report.summaries, fixed_time, false));
-    let files = output::write_all(out, &report)?;
-    println!(
-        "wrote {} in {:.0} s",
-        files
-            .iter()
-            .map(|f| f.display().to_string())
-            .collect::<Vec<_>>()
-            .join(", "),
-        report.elapsed_s
-    );
+    present(&report, out)?;
     Ok(report.summaries)
 }
 

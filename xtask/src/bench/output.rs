@@ -1,6 +1,6 @@
 //! The bench's outputs: the terminal tables (the comparison and its breakdown by 1-thread search time),
-//! `summary.md`, `summary.csv`, `positions.csv`, `buckets.csv`, `bench.json` and the three SVG charts, all in the
-//! output folder.
+//! `summary.md`, `summary.csv`, `positions.csv`, `buckets.csv`, `paired.csv`, `bench.json` and the three SVG
+//! charts, all in the output folder.
 
 use super::model::{BenchReport, ConfigSummary};
 use crate::report::charts::{self, LineChart, Series};
@@ -11,12 +11,13 @@ use crate::stats::summary::Spread;
 use std::path::{Path, PathBuf};
 
 /// The files one bench writes, in the order they are written.
-pub const FILES: [&str; 8] = [
+pub const FILES: [&str; 9] = [
     "bench.json",
     "summary.md",
     "summary.csv",
     "positions.csv",
     "buckets.csv",
+    "paired.csv",
     "speedup.svg",
     "nps.svg",
     "overhead.svg",
@@ -204,6 +205,8 @@ pub fn write_all(dir: &Path, report: &BenchReport) -> Result<Vec<PathBuf>, Strin
     write_text(&path("summary.csv"), &summary_csv(report).text())?;
     write_text(&path("positions.csv"), &positions_csv(report).text())?;
     write_text(&path("buckets.csv"), &buckets_csv(report).text())?;
+    let paired_rows = super::paired::rows(&report.settings, &report.runs);
+    write_text(&path("paired.csv"), &super::paired::csv(&paired_rows).text())?;
     let by_algorithm = |value: &dyn Fn(&ConfigSummary) -> Option<f64>| -> Vec<Series> {
         report
             .settings
@@ -300,7 +303,7 @@ fn markdown(report: &BenchReport) -> String {
 Settings: {limit}, positions {}, {} repeats, {} MiB hash{}; medians ±half-range over repeats.
 
 {}
-{}",
+{}{}",
         report.machine.summary(),
         report.machine.date_utc,
         settings.source(),
@@ -312,7 +315,8 @@ Settings: {limit}, positions {}, {} repeats, {} MiB hash{}; medians ±half-range
             format!(", {}", settings.knobs.join(" "))
         },
         table(&report.summaries, fixed_time).to_markdown(),
-        breakdown(&report.summaries, fixed_time, true)
+        breakdown(&report.summaries, fixed_time, true),
+        super::paired::section(&super::paired::rows(settings, &report.runs), true)
     )
 }
 
