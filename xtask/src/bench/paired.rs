@@ -82,6 +82,8 @@ pub struct PairedRow {
     pub configuration: String,
     /// What it is compared with.
     pub reference: String,
+    /// Positions compared (those with a move to search).
+    pub positions: usize,
     /// Its nodes ÷ the reference's.
     pub nodes: Option<PairedRatio>,
     /// Its time ÷ the reference's (searches to a depth only: with `--movetime` the time is the limit).
@@ -202,6 +204,7 @@ pub fn rows(settings: &Settings, runs: &[Run]) -> Vec<PairedRow> {
                 threads: t,
                 configuration: configuration.clone(),
                 reference: reference.to_string(),
+                positions: positions.len(),
                 nodes,
                 time,
             });
@@ -229,7 +232,7 @@ pub fn table(rows: &[PairedRow]) -> Option<Table> {
             row.configuration.clone(),
             row.threads.to_string(),
             row.reference.clone(),
-            row.nodes.or(row.time).map_or(0, |r| r.positions).to_string(),
+            row.positions.to_string(),
             ratio(&row.nodes),
             verdict(&row.nodes).to_string(),
             ratio(&row.time),
@@ -277,7 +280,7 @@ pub fn csv(rows: &[PairedRow]) -> Csv {
             row.configuration.clone(),
             row.threads.to_string(),
             row.reference.clone(),
-            row.nodes.or(row.time).map_or(0, |r| r.positions).to_string(),
+            row.positions.to_string(),
             nodes_ratio,
             nodes_low,
             nodes_high,
@@ -333,6 +336,7 @@ pub fn between(old: &[Run], new: &[Run], depth_limited: bool) -> Option<Vec<Pair
                 label
             },
             reference: "old".to_string(),
+            positions: positions.len(),
             nodes,
             time,
         });
@@ -429,7 +433,8 @@ mod tests {
             ("abdada", "abdada --brothers-keep-places false", 2)
         );
         let nodes = row.nodes.unwrap();
-        assert_eq!(nodes.positions, 3, "the position without a move is left out");
+        assert_eq!(row.positions, 3, "the position without a move is left out");
+        assert_eq!(nodes.positions, 3);
         assert!(close(nodes.ratio, 0.5) && close(nodes.low, 0.5) && close(nodes.high, 0.5));
         assert_eq!(nodes.verdict(), "lower");
         let time = row.time.unwrap();
@@ -456,6 +461,15 @@ mod tests {
         assert_eq!(super::rows(&s, &runs)[0].time, None);
         // Nothing to compare: no section.
         assert_eq!(section(&[], true), "");
+        // One position has no scatter to judge by: no ratio, the position still counted.
+        let single = vec![
+            timed_run("abdada", 1, 0, &[10], &[100]),
+            timed_run("abdada --brothers-keep-places false", 2, 0, &[10], &[200]),
+            timed_run("abdada", 2, 0, &[9], &[100]),
+        ];
+        let lone = &super::rows(&s, &single)[0];
+        assert_eq!((lone.positions, lone.nodes), (1, None));
+        assert!(section(std::slice::from_ref(lone), false).contains(" - "));
     }
 
     #[test]
