@@ -124,10 +124,23 @@ fn position_medians(runs: &[&Run], count: usize) -> PositionMedians {
 
 /// The runs of one configuration. At one thread every algorithm is the serial search, so every algorithm's
 /// 1-thread row is the baseline's runs (whatever algorithm name they were run with).
-fn runs_of<'r>(runs: &'r [Run], algorithm: &str, threads: usize) -> Vec<&'r Run> {
+pub(super) fn runs_of<'r>(runs: &'r [Run], algorithm: &str, threads: usize) -> Vec<&'r Run> {
     runs.iter()
         .filter(|r| r.threads == threads && (threads == 1 || r.algorithm == algorithm))
         .collect()
+}
+
+/// The positions every figure is taken over: those the first 1-thread run (the baseline's) had a move to
+/// search in.
+pub(super) fn searched_positions(runs: &[Run]) -> Vec<usize> {
+    runs.iter()
+        .find(|r| r.threads == 1)
+        .map(|first| {
+            (0..first.positions.len())
+                .filter(|&p| first.positions[p].searched())
+                .collect()
+        })
+        .unwrap_or_default()
 }
 
 /// Summarises `runs` (every configuration of `settings`, 1-thread baseline included), one summary per
@@ -159,7 +172,7 @@ pub fn summarise(
     }
     let depth_mode = settings.depth.is_some();
     let base = position_medians(&baseline, count);
-    let valid: Vec<usize> = (0..count).filter(|&p| first.positions[p].searched()).collect();
+    let valid = searched_positions(runs);
     let base_nps = median(&baseline.iter().map(|r| totals(r).nps).collect::<Vec<_>>()).unwrap_or(0.0);
 
     let mut threads: Vec<usize> = settings.threads.clone();

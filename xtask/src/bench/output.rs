@@ -201,11 +201,11 @@ pub fn write_all(dir: &Path, report: &BenchReport) -> Result<Vec<PathBuf>, Strin
     std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
     let path = |name: &str| dir.join(name);
     write_json(&path("bench.json"), report)?;
-    write_text(&path("summary.md"), &markdown(report))?;
+    let paired_rows = super::paired::rows(&report.settings, &report.runs);
+    write_text(&path("summary.md"), &markdown(report, &paired_rows))?;
     write_text(&path("summary.csv"), &summary_csv(report).text())?;
     write_text(&path("positions.csv"), &positions_csv(report).text())?;
     write_text(&path("buckets.csv"), &buckets_csv(report).text())?;
-    let paired_rows = super::paired::rows(&report.settings, &report.runs);
     write_text(&path("paired.csv"), &super::paired::csv(&paired_rows).text())?;
     let by_algorithm = |value: &dyn Fn(&ConfigSummary) -> Option<f64>| -> Vec<Series> {
         report
@@ -292,8 +292,9 @@ pub fn write_all(dir: &Path, report: &BenchReport) -> Result<Vec<PathBuf>, Strin
     Ok(FILES.iter().map(|name| path(name)).collect())
 }
 
-/// The table as Markdown with the machine and settings above it, ready for docs/bench.md.
-fn markdown(report: &BenchReport) -> String {
+/// The table, its breakdown by 1-thread time and the side-by-side comparison (`paired_rows`) as Markdown with
+/// the machine and settings above them, ready for docs/bench.md.
+fn markdown(report: &BenchReport, paired_rows: &[super::paired::PairedRow]) -> String {
     let settings = &report.settings;
     let limit = settings.limit();
     let fixed_time = settings.depth.is_none();
@@ -316,7 +317,7 @@ Settings: {limit}, positions {}, {} repeats, {} MiB hash{}; medians ±half-range
         },
         table(&report.summaries, fixed_time).to_markdown(),
         breakdown(&report.summaries, fixed_time, true),
-        super::paired::section(&super::paired::rows(settings, &report.runs), true)
+        super::paired::section(paired_rows, true)
     )
 }
 

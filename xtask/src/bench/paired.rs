@@ -13,6 +13,7 @@
 //! The positions are treated as independent draws. Those of the game set follow one another in one game with
 //! the table kept, so their interval is somewhat too narrow; the long set's are independent middlegames.
 
+use super::analysis::{runs_of, searched_positions};
 use super::model::{PositionRun, Run, Settings};
 use crate::report::csv::Csv;
 use crate::report::table::Table;
@@ -163,26 +164,6 @@ pub fn reference_of<'s>(settings: &'s Settings, configuration: &str) -> Option<&
         .map(String::as_str)
 }
 
-/// The positions every ratio is taken over: those the first 1-thread run had a move to search in.
-pub fn searched_positions(runs: &[Run]) -> Vec<usize> {
-    runs.iter()
-        .find(|r| r.threads == 1)
-        .map(|first| {
-            (0..first.positions.len())
-                .filter(|&p| first.positions[p].searched())
-                .collect()
-        })
-        .unwrap_or_default()
-}
-
-/// The runs of one configuration at `threads`; at one thread every configuration is the serial search, so
-/// every 1-thread run is the baseline's whatever its label.
-fn runs_at<'r>(runs: &'r [Run], label: &str, threads: usize) -> Vec<&'r Run> {
-    runs.iter()
-        .filter(|r| r.threads == threads && (threads == 1 || r.algorithm == label))
-        .collect()
-}
-
 /// Every configuration of a bench against its reference ([`reference_of`]) at every thread count above one.
 pub fn rows(settings: &Settings, runs: &[Run]) -> Vec<PairedRow> {
     let positions = searched_positions(runs);
@@ -195,7 +176,7 @@ pub fn rows(settings: &Settings, runs: &[Run]) -> Vec<PairedRow> {
             let Some(reference) = reference_of(settings, configuration) else {
                 continue;
             };
-            let (own, theirs) = (runs_at(runs, configuration, t), runs_at(runs, reference, t));
+            let (own, theirs) = (runs_of(runs, configuration, t), runs_of(runs, reference, t));
             if own.is_empty() || theirs.is_empty() {
                 continue;
             }
@@ -323,7 +304,7 @@ pub fn between(old: &[Run], new: &[Run], depth_limited: bool) -> Option<Vec<Pair
     }
     let mut rows = Vec::new();
     for (label, threads) in configurations {
-        let (theirs, own) = (runs_at(old, &label, threads), runs_at(new, &label, threads));
+        let (theirs, own) = (runs_of(old, &label, threads), runs_of(new, &label, threads));
         if theirs.is_empty() {
             continue;
         }
