@@ -164,6 +164,24 @@ fn a_resumed_match_plays_the_rest_of_the_schedule_and_counts_like_one_run() {
     let whole = scratch("resume-whole");
     let (uninterrupted, output, status) = match_in(&whole, &arguments);
     assert!(status.success(), "{output}");
+    // Every engine move is credited to the engine that played it, with the depth it reported (1, always).
+    let plies: u64 = uninterrupted["games"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| g["plies"].as_u64().unwrap())
+        .sum();
+    let tallies = uninterrupted["engines"].as_array().unwrap();
+    let moves: Vec<u64> = tallies
+        .iter()
+        .map(|e| e["tally"]["moves"].as_u64().unwrap())
+        .collect();
+    assert_eq!(moves.iter().sum::<u64>(), plies, "{tallies:?}");
+    for engine in tallies {
+        assert!(engine["tally"]["moves"].as_u64().unwrap() > 0, "{engine}");
+        assert_eq!(engine["tally"]["depth_sum"], engine["tally"]["moves"], "{engine}");
+    }
+    assert!(output.contains("mean depth 1.00, mean move"), "{output}");
 
     // An interruption after three games: the files as they were then.
     let cut = scratch("resume-cut");

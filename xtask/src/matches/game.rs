@@ -190,6 +190,31 @@ pub struct GameRecord {
     pub restart: [bool; 2],
 }
 
+impl GameRecord {
+    /// Whether White is to move in the start position, and its move number (from the FEN; the standard start
+    /// otherwise).
+    pub fn start_turn(&self) -> (bool, u32) {
+        match &self.start_fen {
+            Some(fen) => {
+                let fields: Vec<&str> = fen.split_whitespace().collect();
+                (
+                    fields.get(1) != Some(&"b"),
+                    fields.get(5).and_then(|n| n.parse::<u32>().ok()).unwrap_or(1),
+                )
+            }
+            None => (true, 1),
+        }
+    }
+
+    /// The moves `color`'s engine played (the book's moves are nobody's).
+    pub fn engine_moves(&self, color: Color) -> impl Iterator<Item = &PlayedMove> {
+        let (white_starts, _) = self.start_turn();
+        let white_plays_first = white_starts == self.book.len().is_multiple_of(2);
+        let first = usize::from(white_plays_first != (color == Color::White));
+        self.moves.iter().skip(first).step_by(2)
+    }
+}
+
 fn color_name(color: Color) -> &'static str {
     match color {
         Color::White => "White",

@@ -153,6 +153,19 @@ pub struct EngineTally {
     pub lowest_clock_seconds: Option<f64>,
     /// Its longest move, in seconds.
     pub longest_move_seconds: f64,
+    /// The moves it played (book moves not counted). Absent from the files of matches played before it was
+    /// counted: a match resumed from one counts only its new games here.
+    #[serde(default)]
+    pub moves: u64,
+    /// Of those, the moves it reported a depth for.
+    #[serde(default)]
+    pub moves_with_depth: u64,
+    /// The sum of the depths it reported, one per move (its last `info depth`).
+    #[serde(default)]
+    pub depth_sum: u64,
+    /// The time all its moves took, in seconds.
+    #[serde(default)]
+    pub move_seconds: f64,
 }
 
 impl EngineTally {
@@ -177,6 +190,35 @@ impl EngineTally {
         self.longest_move_seconds = self
             .longest_move_seconds
             .max(game.longest_move[side].as_secs_f64());
+        for played in game.engine_moves(color) {
+            self.moves += 1;
+            self.move_seconds += played.elapsed.as_secs_f64();
+            if let Some(depth) = played.depth {
+                self.moves_with_depth += 1;
+                self.depth_sum += u64::from(depth);
+            }
+        }
+    }
+
+    /// The mean of the depths it reported with its moves; `None` before it reported one.
+    pub fn mean_depth(&self) -> Option<f64> {
+        (self.moves_with_depth > 0).then(|| self.depth_sum as f64 / self.moves_with_depth as f64)
+    }
+
+    /// `mean depth 15.88, mean move 85 ms (3412 moves)`: the depth it reached and the time it took, over its moves.
+    pub fn search_line(&self) -> String {
+        if self.moves == 0 {
+            return "no moves".into();
+        }
+        let depth = self
+            .mean_depth()
+            .map_or("no depth reported".into(), |d| format!("mean depth {d:.2}"));
+        format!(
+            "{depth}, mean move {:.0} ms ({} move{})",
+            1000.0 * self.move_seconds / self.moves as f64,
+            self.moves,
+            if self.moves == 1 { "" } else { "s" }
+        )
     }
 
     /// `time forfeits 0, illegal moves 0, crashes 1, hangs 0, malformed output 0, warnings 2`.
@@ -329,17 +371,114 @@ pub fn summary_text(
         .map(|(key, count)| format!("{key} {count}"))
         .collect();
     text.push_str(&format!("\nTerminations: {}\n", endings.join(", ")));
-    text.push_str("Faults (games lost) and clocks by engine:\n");
+    text.push_str("Faults (games lost), clocks and depths by engine:\n");
     for engine in engines {
         let lowest = engine
             .lowest_clock_seconds
             .map_or("no clock".into(), |s| format!("{s:.3} s"));
         text.push_str(&format!(
-            "  {}: {}; lowest clock {lowest}, longest move {:.3} s\n",
+            "  {}: {}; lowest clock {lowest}, longest move {:.3} s; {}\n",
             engine.name,
             engine.faults_line(),
-            engine.longest_move_seconds
+            engine.longest_move_seconds,
+            engine.search_line()
         ));
     }
     text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::matches::clock::Limit;
+    use crate::matches::game::{GameJob, GameResult, PlayedMove};
+    use std::time::{Duration, SystemTime};
+
+    fn played(depth: Option<u32>, ms: u64) -> PlayedMove {
+        PlayedMove {
+            san: "a3".into(),
+            score: None,
+            depth,
+            elapsed: Duration::from_millis(ms),
+        }
+    }
+
+    fn game(start_fen: Option<&str>, book: &[&str], moves: Vec<PlayedMove>) -> GameRecord {
+        GameRecord {
+            job: GameJob {
+                number: 1,
+                round: 0,
+                pairing: 0,
+                opening: 0,
+                white: 0,
+                black: 1,
+            },
+            names: ["w".into(), "b".into()],
+            limits: [Limit::MoveTime(Duration::from_millis(50)); 2],
+            opening_name: String::new(),
+            start_fen: start_fen.map(String::from),
+            book: book.iter().map(|s| s.to_string()).collect(),
+            moves,
+            result: GameResult::Draw,
+            termination: Termination::Resignation,
+            at_fault: None,
+            reason: String::new(),
+            lowest_clock: [None; 2],
+            longest_move: [Duration::ZERO; 2],
+            warnings: Vec::new(),
+            warning_counts: [0; 2],
+            started: SystemTime::UNIX_EPOCH,
+            duration: Duration::ZERO,
+            restart: [false; 2],
+        }
+    }
+
+    fn tallies(record: &GameRecord) -> [EngineTally; 2] {
+        let mut white = EngineTally::default();
+        let mut black = EngineTally::default();
+        white.record(record, Color::White);
+        black.record(record, Color::Black);
+        [white, black]
+    }
+
+    #[test]
+    fn each_engine_is_credited_with_its_own_moves_depths_and_times() {
+        // The standard start and two book plies: White's engine moves first.
+        let record = game(
+            None,
+            &["e4", "e5"],
+            vec![played(Some(10), 100), played(Some(7), 40), played(Some(12), 60)],
+        );
+        let [white, black] = tallies(&record);
+        assert_eq!((white.moves, white.moves_with_depth, white.depth_sum), (2, 2, 22));
+        assert_eq!((black.moves, black.moves_with_depth, black.depth_sum), (1, 1, 7));
+        assert_eq!(white.mean_depth(), Some(11.0));
+        assert_eq!(white.search_line(), "mean depth 11.00, mean move 80 ms (2 moves)");
+
+        // Black to move in the FEN and one book ply: White's engine again moves first; Black's reported no depth.
+        let fen = "4k3/8/8/8/8/8/8/4K3 b - - 0 1";
+        let record = game(
+            Some(fen),
+            &["Kd7"],
+            vec![played(Some(5), 10), played(None, 30), played(Some(9), 20)],
+        );
+        let [white, black] = tallies(&record);
+        assert_eq!((white.moves, white.depth_sum), (2, 14));
+        assert_eq!(black.mean_depth(), None);
+        assert_eq!(black.search_line(), "no depth reported, mean move 30 ms (1 move)");
+        // No book: Black's engine moves first.
+        let record = game(Some(fen), &[], vec![played(Some(4), 10)]);
+        let [white, black] = tallies(&record);
+        assert_eq!((white.moves, black.moves), (0, 1));
+        assert_eq!(white.search_line(), "no moves");
+    }
+
+    #[test]
+    fn tallies_from_files_without_the_move_counts_still_load() {
+        let old = r#"{"name":"x","games":2,"time_forfeits":0,"illegal_moves":0,"crashes":0,"hangs":0,
+            "malformed_output":0,"warnings":0,"lowest_clock_seconds":null,"longest_move_seconds":0.5}"#;
+        let tally: EngineTally = serde_json::from_str(old).unwrap();
+        assert_eq!((tally.games, tally.moves), (2, 0));
+        assert_eq!(tally.search_line(), "no moves");
+    }
 }

@@ -47,16 +47,7 @@ pub fn game_to_pgn(record: &GameRecord, event: &str) -> String {
     text.push('\n');
 
     // The start position's side to move and move number, to number the moves.
-    let (mut white_to_move, mut number) = match &record.start_fen {
-        Some(fen) => {
-            let fields: Vec<&str> = fen.split_whitespace().collect();
-            (
-                fields.get(1) != Some(&"b"),
-                fields.get(5).and_then(|n| n.parse::<u32>().ok()).unwrap_or(1),
-            )
-        }
-        None => (true, 1),
-    };
+    let (mut white_to_move, mut number) = record.start_turn();
     let mut tokens = Vec::new();
     let comments = record
         .book
