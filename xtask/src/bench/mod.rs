@@ -365,6 +365,22 @@ fn variant_label(words: &str, global_knobs: &[String]) -> Result<String, String>
             lines.join(" ").trim_start_matches("error: ")
         )
     })?;
+    // A knob of another algorithm would be passed on and silently ignored: the run would measure the plain
+    // algorithm under the variant's name.
+    if let Some((knob, _)) = parsed
+        .knobs
+        .values
+        .iter()
+        .find(|(knob, _)| !knob.algorithms.contains(&parsed.algorithm))
+    {
+        let readers: Vec<&str> = knob.algorithms.iter().map(|a| a.name()).collect();
+        return Err(format!(
+            "--variant {words:?}: {} does not read --{} (a knob of {})",
+            parsed.algorithm.name(),
+            knob.flag,
+            readers.join(", ")
+        ));
+    }
     let flags = parsed.knobs.to_flags();
     if let Some(twice) = flags
         .iter()
@@ -573,10 +589,17 @@ mod tests {
             "ybwc --min-split-depth 0",
             "ybwc --no-such-knob 1",
             "ybwc 2",
+            "lazy --min-split-depth 5",
+            "ybwc --abdada-history shared",
         ] {
             let error = variant_label(words, &[]).unwrap_err();
             assert!(error.starts_with(&format!("--variant {words:?}")), "{error}");
         }
+        let error = variant_label("lazy --defer-depth 4", &[]).unwrap_err();
+        assert!(
+            error.contains("lazy does not read --defer-depth (a knob of simplified-abdada)"),
+            "{error}"
+        );
         let global = ["--min-split-depth".to_string(), "4".to_string()];
         let error = variant_label("ybwc --min-split-depth 2", &global).unwrap_err();
         assert!(error.contains("also given for every configuration"), "{error}");
