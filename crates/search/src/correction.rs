@@ -21,7 +21,7 @@ const MAX_WEIGHT: i32 = 16;
 /// static evaluation, with deeper results weighing more.
 ///
 /// Like [`History`](crate::History), a table is private to its owner (a clone is a private copy), except that
-/// YBWC's threads (`HelperHistory`) and the ABDADAs' (`AbdadaHistory`) may share one.
+/// YBWC's threads (`HelperHistory`) and the ABDADAs' (`AbdadaHistory`, `SimplifiedAbdadaHistory`) may share one.
 ///
 /// # Examples
 ///

@@ -574,10 +574,10 @@ impl Engine {
         );
         // Only the ABDADAs' helpers may share the main thread's history; lazy SMP's keep their own, and YBWC's
         // split-point tasks take theirs at each join. A handle left shared by an earlier search becomes private.
-        let helper_history = if abdadas {
-            settings.abdada_history
-        } else {
-            HelperHistory::Own
+        let helper_history = match algorithm {
+            ParallelAlgorithm::Abdada => settings.abdada_history,
+            ParallelAlgorithm::SimplifiedAbdada => settings.simplified_abdada_history,
+            ParallelAlgorithm::Lazy | ParallelAlgorithm::Ybwc => HelperHistory::Own,
         };
         if let Some((main, helpers)) = self.workers.split_first_mut() {
             for helper in helpers {
@@ -1240,8 +1240,9 @@ mod tests {
         assert!(engine.thread_stats()[0].root_researches > 0);
     }
 
-    /// `AbdadaHistory`: an ABDADA helper searches with the main thread's tables or its own, as set, and a
-    /// lazy SMP search after a shared one gives every helper its own again.
+    /// `AbdadaHistory` / `SimplifiedAbdadaHistory`: an ABDADA helper searches with the main thread's tables or its
+    /// own, as its algorithm's knob says (Weill's shares by default, simplified ABDADA's does not), and a lazy SMP
+    /// search after a shared one gives every helper its own again.
     #[test]
     fn abdada_helpers_share_the_main_threads_history_only_when_set() {
         let mut engine = Engine::new(8).unwrap();
@@ -1262,19 +1263,28 @@ mod tests {
                 })
                 .collect::<Vec<bool>>()
         };
+        // (algorithm, its knob's value or None for the default, the helpers share the main thread's tables)
         let runs = [
-            (ParallelAlgorithm::Abdada, "shared", true),
-            (ParallelAlgorithm::SimplifiedAbdada, "own", false),
-            (ParallelAlgorithm::SimplifiedAbdada, "shared", true),
-            (ParallelAlgorithm::Lazy, "shared", false),
-            (ParallelAlgorithm::Abdada, "copy", false),
+            (ParallelAlgorithm::Abdada, None, true),
+            (ParallelAlgorithm::SimplifiedAbdada, None, false),
+            (ParallelAlgorithm::Abdada, Some("own"), false),
+            (ParallelAlgorithm::SimplifiedAbdada, Some("shared"), true),
+            (ParallelAlgorithm::Lazy, None, false),
+            (ParallelAlgorithm::Abdada, Some("copy"), false),
+            (ParallelAlgorithm::SimplifiedAbdada, Some("copy"), false),
         ];
         for (algorithm, setting, shared) in runs {
             let mut parallel = ParallelSettings {
                 algorithm,
                 ..ParallelSettings::default()
             };
-            parallel.set_knob("AbdadaHistory", setting).unwrap();
+            if let Some(setting) = setting {
+                let knob = match algorithm {
+                    ParallelAlgorithm::Abdada => "AbdadaHistory",
+                    _ => "SimplifiedAbdadaHistory",
+                };
+                parallel.set_knob(knob, setting).unwrap();
+            }
             let options = SearchOptions {
                 threads: 3,
                 parallel,
@@ -1282,7 +1292,11 @@ mod tests {
             };
             let outcome = search_startpos(&mut engine, &options, 6, &mut |_| {});
             assert!(outcome.best_move.is_some());
-            assert_eq!(helpers_share(&engine), [shared, shared], "{algorithm} {setting}");
+            assert_eq!(
+                helpers_share(&engine),
+                [shared, shared],
+                "{algorithm} {setting:?}"
+            );
         }
     }
 

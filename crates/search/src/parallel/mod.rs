@@ -168,7 +168,8 @@ impl FromStr for ParallelAlgorithm {
 pub use simplified_abdada::CsTableKind;
 
 /// Where the history and the correction history a helper thread reads and updates live: YBWC's `HelperHistory`
-/// (a split point's task) and both ABDADAs' `AbdadaHistory` (a helper's own iterative deepening).
+/// (a split point's task), Weill's ABDADA's `AbdadaHistory` and simplified ABDADA's `SimplifiedAbdadaHistory` (a
+/// helper's own iterative deepening).
 ///
 /// # Examples
 ///
@@ -184,12 +185,14 @@ pub enum HelperHistory {
     /// One table for the whole search, read and updated by every thread (Crafty, Stockfish 6): what one thread
     /// learns orders the others' moves at once, and the main thread's iterative deepening sees all of it. YBWC's
     /// default: in games at 4+0.04 its second thread was worth +120 Elo with it against +35 with `Own`
-    /// (docs/parallel-search.md, *One history for YBWC's threads*).
+    /// (docs/parallel-search.md, *One history for YBWC's threads*). Weill's ABDADA's default since 2026-12-02:
+    /// +23 Elo against `Own` at 2 threads (*One history for Weill's ABDADA: the game set and games*).
     Shared,
     /// Each thread keeps its own, learnt from the nodes it searched (in this search and earlier ones), as lazy
     /// SMP's threads do; YBWC's main thread then learns only from the nodes it searches outside split points.
-    /// Both ABDADAs' default: with one history their threads order moves alike and meet on the same brothers
-    /// (docs/parallel-search.md, *One history for the ABDADAs' threads?*).
+    /// Simplified ABDADA's default: with one history its threads order moves alike and meet on the same
+    /// brothers, and it was slower on the long set in both runs (docs/parallel-search.md, *One history for the
+    /// ABDADAs' threads?*, *The brothers' places*).
     Own,
     /// A helper copies the tables of the thread it helps (YBWC: the splitting thread's, when it joins a split
     /// point; an ABDADA helper: the main thread's, when a search starts; 32 + 64 KB) and keeps what it learns
@@ -328,9 +331,11 @@ pub struct ParallelSettings {
     /// Both ABDADAs: odd helpers search each iteration one ply deeper than the main thread, as lazy SMP's do, so
     /// a helper walks the next iteration's leftmost path while the main thread finishes the current one.
     pub abdada_staggered_depths: bool,
-    /// Both ABDADAs: whether the helpers share the main thread's history and correction history, keep their
+    /// Classic ABDADA: whether the helpers share the main thread's history and correction history, keep their
     /// own, or copy the main thread's when a search starts.
     pub abdada_history: HelperHistory,
+    /// Simplified ABDADA: the same choice as `abdada_history`, measured apart (the two algorithms part ways on it).
+    pub simplified_abdada_history: HelperHistory,
     /// Lazy SMP: choose the reported move by a vote of the threads weighted by depth and score (Stockfish);
     /// when false, or under a depth limit, or with several lines (MultiPV), the deepest completed iteration wins.
     pub lazy_vote: bool,
@@ -369,7 +374,8 @@ impl Default for ParallelSettings {
             skip_completed_iterations: true,
             brothers_keep_places: true,
             abdada_staggered_depths: false,
-            abdada_history: HelperHistory::Own,
+            abdada_history: HelperHistory::Shared,
+            simplified_abdada_history: HelperHistory::Own,
             lazy_vote: true,
             cluster_busy_hints: true,
             cluster_staggered_ranks: false,
@@ -790,11 +796,20 @@ pub static KNOBS: &[Knob] = &[
     Knob {
         name: "AbdadaHistory",
         flag: "abdada-history",
-        algorithms: &[ParallelAlgorithm::Abdada, ParallelAlgorithm::SimplifiedAbdada],
+        algorithms: &[ParallelAlgorithm::Abdada],
         kind: KnobKind::Combo(HelperHistory::WORDS),
-        help: "both ABDADAs: the threads share one history (as YBWC's), each keeps its own (as lazy SMP's), or a helper copies the main thread's when a search starts",
+        help: "ABDADA: the threads share one history (as YBWC's), each keeps its own (as lazy SMP's), or a helper copies the main thread's when a search starts",
         get: |s| KnobValue::Word(s.abdada_history.word()),
         set: |s, v| s.abdada_history = history_setting(v, s.abdada_history),
+    },
+    Knob {
+        name: "SimplifiedAbdadaHistory",
+        flag: "simplified-abdada-history",
+        algorithms: &[ParallelAlgorithm::SimplifiedAbdada],
+        kind: KnobKind::Combo(HelperHistory::WORDS),
+        help: "simplified ABDADA: the threads share one history, each keeps its own, or a helper copies the main thread's when a search starts",
+        get: |s| KnobValue::Word(s.simplified_abdada_history.word()),
+        set: |s, v| s.simplified_abdada_history = history_setting(v, s.simplified_abdada_history),
     },
     Knob {
         name: "ClusterBusyHints",
