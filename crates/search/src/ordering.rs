@@ -35,10 +35,10 @@ pub const HISTORY_MAX: i32 = 16_384;
 /// old successes fade.
 ///
 /// A table is private to its owner (a clone is a private copy), except that YBWC's threads (`HelperHistory`)
-/// and the ABDADAs' (`AbdadaHistory`, `SimplifiedAbdadaHistory`) may all read and update one, as Crafty's and Stockfish 6's threads share
-/// one history. The entries are relaxed atomics, so a concurrent update may be lost (a move's score is a
-/// heuristic, and losing a step of it now and then costs nothing) but is never undefined; on x86 and ARM a
-/// relaxed load or store is a plain one.
+/// and the ABDADAs' (`AbdadaHistory`, `SimplifiedAbdadaHistory`) may all read and update one, as Crafty's and
+/// Stockfish 6's threads share one history. The entries are relaxed atomics, so a concurrent update may be lost
+/// (a move's score is a heuristic, and losing a step of it now and then costs nothing) but is never undefined;
+/// on x86 and ARM a relaxed load or store is a plain one.
 ///
 /// # Examples
 ///
