@@ -144,15 +144,17 @@ pub fn run(args: &Args) -> Result<(), String> {
     if let Some(file) = &args.report {
         return report_again(file, &args.out);
     }
-    let engine = engine(args)?;
     if args.signature {
         println!(
             "{}",
-            signature::check(&engine, &std::env::current_dir().map_err(|e| e.to_string())?)?
+            signature::check(
+                &engine(args)?,
+                &std::env::current_dir().map_err(|e| e.to_string())?
+            )?
         );
         return Ok(());
     }
-    let settings = settings(args, &engine)?;
+    let settings = settings(args, engine)?;
     let count = match &args.positions {
         Some(path) => count_positions(path)?,
         None => args.set.unwrap_or(BenchSet::Short).fens().len(),
@@ -249,7 +251,9 @@ fn engine(args: &Args) -> Result<PathBuf, String> {
     }
 }
 
-fn settings(args: &Args, engine: &Path) -> Result<Settings, String> {
+/// The run's settings from the command line, the engine found by `engine` last: everything that can be refused
+/// is checked before the engine is built, so a mistyped `--variant` does not wait for a release build first.
+fn settings(args: &Args, engine: impl FnOnce(&Args) -> Result<PathBuf, String>) -> Result<Settings, String> {
     let cpus = logical_cpus();
     let mut threads: Vec<usize> = if args.threads.is_empty() {
         let mut t: Vec<usize> = std::iter::successors(Some(1usize), |t| Some(t * 2))
@@ -328,7 +332,7 @@ fn settings(args: &Args, engine: &Path) -> Result<Settings, String> {
         repeat: args.repeat as usize,
         hash_mib: args.hash.first().copied().unwrap_or(64),
         knobs,
-        engine: engine.display().to_string(),
+        engine: engine(args)?.display().to_string(),
         launcher: args
             .launcher
             .as_deref()
@@ -614,7 +618,7 @@ mod tests {
             #[command(flatten)]
             args: Args,
         }
-        let engine = Path::new("eldest");
+        let engine = |_: &Args| Ok(PathBuf::from("eldest"));
         let parse =
             |words: &[&str]| Cli::try_parse_from(std::iter::once("bench").chain(words.iter().copied()));
         let only_variants = parse(&[
@@ -654,5 +658,11 @@ mod tests {
             settings(&both.args, engine).unwrap().algorithms,
             ["lazy", "abdada --cutoff-checks true"]
         );
+        let refused = parse(&["--variant", "lazy --defer-depth 4", "--threads", "2"]).unwrap();
+        let error = settings(&refused.args, |_| {
+            panic!("the engine was looked for (and would be built) before the variants were checked")
+        })
+        .unwrap_err();
+        assert!(error.contains("lazy does not read --defer-depth"), "{error}");
     }
 }
