@@ -154,11 +154,11 @@ pub fn run(args: &Args) -> Result<(), String> {
         );
         return Ok(());
     }
-    let settings = settings(args, engine)?;
     let count = match &args.positions {
         Some(path) => count_positions(path)?,
         None => args.set.unwrap_or(BenchSet::Short).fens().len(),
     };
+    let settings = settings(args, engine)?;
     let sizes = table_sizes(&args.hash)?;
     if sizes.len() == 1 {
         measure(&settings, count, &args.out)?;
