@@ -118,7 +118,8 @@ pub struct Args {
     #[arg(long, num_args = 2, value_names = ["OLD", "NEW"])]
     compare: Option<Vec<PathBuf>>,
     /// Pool bench.json files made apart instead of measuring: the same set and limit at different table sizes
-    /// (a --hash list's hash-N/bench.json, single runs), each configuration over the sizes it was measured at;
+    /// (a --hash list's hash-N/bench.json, single runs), each configuration over the sizes it was measured at,
+    /// runs of one size (one engine's, at other hours) averaged position by position into that size's draws;
     /// writes pooled.md and pooled.csv to --out.
     #[arg(long, num_args = 2.., value_name = "BENCH_JSON", conflicts_with_all = ["compare", "signature"])]
     pool: Option<Vec<PathBuf>>,
@@ -205,8 +206,8 @@ fn write_pooled(rows: &[pooled::PooledRow], sizes: &[u64], origin: &str, out: &P
     print!("{}", table.to_text());
     let markdown = format!(
         "Pooled over the table sizes {sizes_text} MiB: every configuration against the 1-thread baseline of the \
-         same size, geometric means over the (size, position) draws; the 95% interval treats the draws as \
-         independent. {origin}\n\n{}",
+         same size, geometric means over the (size, position) draws, runs of one size averaged position by position \
+         into its draws; the 95% interval treats the draws as independent. {origin}\n\n{}",
         table.to_markdown()
     );
     std::fs::create_dir_all(out).map_err(|e| format!("cannot create {}: {e}", out.display()))?;

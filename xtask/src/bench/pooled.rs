@@ -7,6 +7,11 @@
 //! out. Each table size gives another draw: the whole bench runs once per size, every configuration against the
 //! one-thread baseline *of the same size* (so the size's own effect on the tree cancels), and the figures are
 //! pooled over all (size, position) pairs.
+//!
+//! Runs of one size made at different hours (`--pool` of reports at one size) are not more draws: they re-time
+//! the same trees. They are *hours*: the VM's one-thread and two-thread speeds drift apart from hour to hour, so
+//! each run's ratios (against its own interleaved baseline) carry its hour's luck. Such runs are averaged
+//! position by position into the size's one draw, and the interval stays that of the draws.
 
 use super::model::{BenchReport, ConfigSummary};
 use super::output::{cell, percent};
@@ -25,6 +30,8 @@ pub struct PooledRow {
     pub draws: usize,
     /// The table sizes they come from.
     pub sizes: usize,
+    /// The runs (reports) averaged into those draws: more than `sizes` where one size was run at several hours.
+    pub runs: usize,
     /// Geometric mean over the draws of the time to depth against the same size's one thread.
     pub speedup: Option<f64>,
     /// The factor of the speedup's 95% interval (from the draws' spread, as if they were independent).
@@ -39,15 +46,18 @@ pub struct PooledRow {
     pub duplicate_share: Option<f64>,
 }
 
-/// One configuration's figures at one table size, as pooling reads them.
+/// One configuration's figures of one run at one table size, as pooling reads them.
 #[derive(Debug, Clone, PartialEq)]
 struct SizeFigures {
     algorithm: String,
     threads: usize,
-    /// Per position: time to depth against the size's one thread.
-    speedups: Vec<f64>,
-    /// Per position: nodes against the size's one thread.
-    overheads: Vec<f64>,
+    /// Per position, by index: time to depth against the run's one thread (`None`: not searched).
+    speedups: Vec<Option<f64>>,
+    /// Per position, by index: nodes against the run's one thread.
+    overheads: Vec<Option<f64>>,
+    /// Per position: the median nodes; with one thread the tree of the position, the same in every run of one
+    /// engine at one size.
+    nodes: Vec<f64>,
     nps_ratio: Option<f64>,
     speculative_share: Option<f64>,
     duplicate_share: Option<f64>,
@@ -58,12 +68,9 @@ impl From<&ConfigSummary> for SizeFigures {
         SizeFigures {
             algorithm: summary.algorithm.clone(),
             threads: summary.threads,
-            speedups: summary.per_position.iter().filter_map(|p| p.speedup).collect(),
-            overheads: summary
-                .per_position
-                .iter()
-                .filter_map(|p| p.node_overhead)
-                .collect(),
+            speedups: summary.per_position.iter().map(|p| p.speedup).collect(),
+            overheads: summary.per_position.iter().map(|p| p.node_overhead).collect(),
+            nodes: summary.per_position.iter().map(|p| p.nodes).collect(),
             nps_ratio: summary.nps_ratio.as_ref().map(|x| x.median),
             speculative_share: summary.speculative_share.as_ref().map(|x| x.median),
             duplicate_share: summary.duplicate_share.as_ref().map(|x| x.median),
@@ -113,11 +120,13 @@ impl ReportDraws {
 
 /// Pools bench reports made separately (`--pool`): each configuration's draws are its reports at different
 /// table sizes, each against the one-thread baseline of its own report. The reports must search the same
-/// positions to the same limit, and no configuration may be given twice at one size — the two would share one
-/// draw of the baseline and narrow the interval falsely. Returns the rows and the sizes met.
+/// positions to the same limit. Reports at one size share one draw of the baseline: a configuration in several
+/// of them is averaged position by position into that one draw (runs at several hours), never counted twice,
+/// and their one-thread trees must be the same (one engine). Returns the rows and the sizes met.
 ///
 /// # Errors
-/// Fewer than two reports, reports of different positions or limits, or a configuration twice at one size.
+/// Fewer than two reports, reports of different positions or limits, or reports at one size whose one-thread
+/// searches differ (another engine or search).
 pub fn pool_reports(reports: &[(String, BenchReport)]) -> Result<(Vec<PooledRow>, Vec<u64>), String> {
     let reports: Vec<ReportDraws> = reports
         .iter()
@@ -146,14 +155,15 @@ fn pool_report_draws(reports: &[ReportDraws]) -> Result<(Vec<PooledRow>, Vec<u64
         }
         let size = effective_size(report.hash_mib);
         for figures in &report.figures {
-            if draws
-                .iter()
-                .any(|(s, f)| *s == size && f.algorithm == figures.algorithm && f.threads == figures.threads)
-            {
+            let other_tree = draws.iter().any(|(s, f)| {
+                *s == size && f.threads == 1 && figures.threads == 1 && f.nodes != figures.nodes
+            });
+            if other_tree {
                 return Err(format!(
-                    "{}: {} at {} threads is given twice with a {size} MiB table (the table rounds its size down \
-                     to a power of two); one size is one draw of the 1-thread baseline",
-                    report.name, figures.algorithm, figures.threads
+                    "{}: its 1-thread search with a {size} MiB table visited other nodes than an earlier report's \
+                     at that size (the table rounds its size down to a power of two); runs of one size pool only \
+                     when they are of one engine and search",
+                    report.name
                 ));
             }
             draws.push((size, figures.clone()));
@@ -181,26 +191,31 @@ fn pool_figures(draws: &[(u64, SizeFigures)]) -> Vec<PooledRow> {
                 .iter()
                 .filter(|(_, f)| f.algorithm == algorithm && f.threads == threads)
                 .collect();
-            let speedups: Vec<f64> = same
-                .iter()
-                .flat_map(|(_, s)| s.speedups.iter().copied())
-                .collect();
-            let overheads: Vec<f64> = same
-                .iter()
-                .flat_map(|(_, s)| s.overheads.iter().copied())
-                .collect();
+            let mut sizes: Vec<u64> = same.iter().map(|(size, _)| *size).collect();
+            sizes.sort_unstable();
+            sizes.dedup();
+            let per_draw = |ratios: fn(&SizeFigures) -> &Vec<Option<f64>>| -> Vec<f64> {
+                sizes
+                    .iter()
+                    .flat_map(|&size| {
+                        let runs: Vec<&SizeFigures> =
+                            same.iter().filter(|(s, _)| *s == size).map(|(_, f)| f).collect();
+                        hours_averaged(&runs, ratios)
+                    })
+                    .collect()
+            };
+            let speedups = per_draw(|f| &f.speedups);
+            let overheads = per_draw(|f| &f.overheads);
             let median_of = |value: &dyn Fn(&SizeFigures) -> Option<f64>| -> Option<f64> {
                 let values: Vec<f64> = same.iter().filter_map(|(_, s)| value(s)).collect();
                 median(&values)
             };
-            let mut sizes: Vec<u64> = same.iter().map(|(size, _)| *size).collect();
-            sizes.sort_unstable();
-            sizes.dedup();
             PooledRow {
                 algorithm: algorithm.to_string(),
                 threads,
                 draws: speedups.len(),
                 sizes: sizes.len(),
+                runs: same.len(),
                 speedup: geometric_mean(&speedups),
                 speedup_interval: interval_factor(&speedups),
                 node_overhead: geometric_mean(&overheads),
@@ -208,6 +223,21 @@ fn pool_figures(draws: &[(u64, SizeFigures)]) -> Vec<PooledRow> {
                 speculative_share: median_of(&|s| s.speculative_share),
                 duplicate_share: median_of(&|s| s.duplicate_share),
             }
+        })
+        .collect()
+}
+
+/// One size's draws from its runs: per position, the geometric mean of the runs' ratios (the runs re-time one
+/// tree at different hours), positions no run searched left out.
+fn hours_averaged(runs: &[&SizeFigures], ratios: fn(&SizeFigures) -> &Vec<Option<f64>>) -> Vec<f64> {
+    let positions = runs.iter().map(|run| ratios(run).len()).max().unwrap_or(0);
+    (0..positions)
+        .filter_map(|p| {
+            let values: Vec<f64> = runs
+                .iter()
+                .filter_map(|run| ratios(run).get(p).copied().flatten())
+                .collect();
+            geometric_mean(&values)
         })
         .collect()
 }
@@ -250,10 +280,15 @@ pub fn table(rows: &[PooledRow]) -> Table {
             row.algorithm.clone(),
             row.threads.to_string(),
             format!(
-                "{} ({} size{})",
+                "{} ({} size{}{})",
                 row.draws,
                 row.sizes,
-                if row.sizes == 1 { "" } else { "s" }
+                if row.sizes == 1 { "" } else { "s" },
+                if row.runs > row.sizes {
+                    format!(", {} runs", row.runs)
+                } else {
+                    String::new()
+                }
             ),
             figure(row.speedup, 2),
             interval,
@@ -273,6 +308,7 @@ pub fn csv(rows: &[PooledRow]) -> Csv {
         "threads",
         "draws",
         "sizes",
+        "runs",
         "speedup",
         "speedup_interval_factor",
         "node_overhead",
@@ -286,6 +322,7 @@ pub fn csv(rows: &[PooledRow]) -> Csv {
             row.threads.to_string(),
             row.draws.to_string(),
             row.sizes.to_string(),
+            row.runs.to_string(),
             cell(row.speedup),
             cell(row.speedup_interval),
             cell(row.node_overhead),
@@ -305,8 +342,9 @@ mod tests {
         SizeFigures {
             algorithm: "ybwc".into(),
             threads,
-            speedups: speedups.to_vec(),
-            overheads: overheads.to_vec(),
+            speedups: speedups.iter().copied().map(Some).collect(),
+            overheads: overheads.iter().copied().map(Some).collect(),
+            nodes: vec![1000.0; speedups.len()],
             nps_ratio: Some(nps),
             speculative_share: (threads > 1).then_some(0.04),
             duplicate_share: (threads > 1).then_some(0.1),
@@ -395,15 +433,47 @@ mod tests {
         assert_eq!(row("abdada").speedup, Some(1.0));
     }
 
+    /// `report` with its one-thread baseline, whose tree visits `tree_nodes` nodes per position.
+    fn with_baseline(mut report: ReportDraws, tree_nodes: f64) -> ReportDraws {
+        let positions = report.figures[0].speedups.len();
+        report.figures.push(SizeFigures {
+            nodes: vec![tree_nodes; positions],
+            ..figures(1, &vec![1.0; positions], &vec![1.0; positions], 1.0)
+        });
+        report
+    }
+
     #[test]
-    fn reports_that_share_a_draw_or_differ_in_search_are_refused() {
-        let twice = vec![
-            report("a", 32, 22, &[("ybwc", &[2.0])]),
-            report("b", 48, 22, &[("ybwc", &[1.0])]),
+    fn runs_of_one_size_are_hours_averaged_into_its_draws() {
+        let reports = vec![
+            with_baseline(report("morning", 64, 22, &[("ybwc", &[2.0, 1.0, 1.5])]), 1000.0),
+            with_baseline(report("noon", 64, 22, &[("ybwc", &[0.5, 4.0, 1.5])]), 1000.0),
+            with_baseline(report("night", 32, 22, &[("ybwc", &[1.0, 1.0, 1.0])]), 900.0),
         ];
-        let error = pool_report_draws(&twice).unwrap_err();
+        let (rows, sizes) = pool_report_draws(&reports).expect("one engine's runs pool");
+        assert_eq!(sizes, vec![32, 64]);
+        let ybwc = rows.iter().find(|r| r.threads == 2).expect("the two-thread row");
+        // 64 MiB: √(2 · 0.5) = 1, √(1 · 4) = 2, √(1.5 · 1.5) = 1.5; 32 MiB: 1, 1, 1 — six draws, not nine.
+        assert_eq!((ybwc.draws, ybwc.sizes, ybwc.runs), (6, 2, 3));
+        assert!((ybwc.speedup.unwrap() - 3f64.powf(1.0 / 6.0)).abs() < 1e-9);
+        let text = table(&rows).to_text();
+        assert!(text.contains("6 (2 sizes, 3 runs)"), "{text}");
+        assert!(csv(&rows).text().lines().nth(1).unwrap().contains(",6,2,3,"));
+        let one_run_a_size = pool_report_draws(&reports[1..]).expect("two sizes");
+        let row = one_run_a_size.0.iter().find(|r| r.threads == 2).unwrap();
+        assert_eq!(row.runs, row.sizes, "a run a size is not an average of hours");
+        assert!(!table(&one_run_a_size.0).to_text().contains("runs"));
+    }
+
+    #[test]
+    fn reports_that_differ_in_engine_or_search_are_refused() {
+        let two_engines = vec![
+            with_baseline(report("a", 32, 22, &[("ybwc", &[2.0])]), 1000.0),
+            with_baseline(report("b", 48, 22, &[("ybwc", &[1.0])]), 1001.0),
+        ];
+        let error = pool_report_draws(&two_engines).unwrap_err();
         assert!(
-            error.contains("given twice") && error.contains("32 MiB"),
+            error.starts_with("b:") && error.contains("32 MiB") && error.contains("one engine"),
             "{error}"
         );
         let deeper = vec![
