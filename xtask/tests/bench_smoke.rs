@@ -172,17 +172,45 @@ fn tiny_bench_writes_every_file_and_compare_reads_them() {
     );
     assert!(!text.contains("lower") && !text.contains("higher"), "{text}");
 
-    // --pool: the same report twice is one draw of the baseline, refused; as if made at another table size, pooled.
+    // --pool: the same report twice is one size run at two hours, averaged into the size's two draws (one per
+    // position), not four; a report at that size whose one-thread tree differs is refused; as if made at another
+    // table size, pooled over both sizes.
+    let hours_dir = dir.join("hours");
     let twice = xtask(&[
         "bench",
         "--pool",
         bench_json.to_str().unwrap(),
         bench_json.to_str().unwrap(),
+        "--out",
+        hours_dir.to_str().unwrap(),
     ]);
-    assert!(!twice.status.success(), "{twice:?}");
+    assert!(twice.status.success(), "{twice:?}");
+    let text = String::from_utf8_lossy(&twice.stdout);
     assert!(
-        String::from_utf8_lossy(&twice.stderr).contains("given twice"),
-        "{twice:?}"
+        text.contains("2 (1 size, 2 runs)") && !text.contains("4 (1 size"),
+        "{text}"
+    );
+    let mut other_engine = json.clone();
+    for summary in other_engine["summaries"].as_array_mut().unwrap() {
+        if summary["threads"] == 1 {
+            let nodes = summary["per_position"][0]["nodes"].as_f64().unwrap();
+            summary["per_position"][0]["nodes"] = (nodes + 1.0).into();
+        }
+    }
+    let other_tree = dir.join("other-engine.json");
+    std::fs::write(&other_tree, serde_json::to_string(&other_engine).unwrap()).unwrap();
+    let refused = xtask(&[
+        "bench",
+        "--pool",
+        bench_json.to_str().unwrap(),
+        other_tree.to_str().unwrap(),
+        "--out",
+        hours_dir.to_str().unwrap(),
+    ]);
+    assert!(!refused.status.success(), "{refused:?}");
+    assert!(
+        String::from_utf8_lossy(&refused.stderr).contains("one engine"),
+        "{refused:?}"
     );
     let mut at_16 = json.clone();
     at_16["settings"]["hash_mib"] = 16.into();
