@@ -175,15 +175,23 @@ fn tiny_bench_writes_every_file_and_compare_reads_them() {
     // --pool: the same report twice is one size run at two hours, averaged into the size's two draws (one per
     // position), not four; a report at that size whose one-thread tree differs is refused; as if made at another
     // table size, pooled over both sizes.
+    let pool_with = |second: &Path, out: &Path| {
+        xtask(&[
+            "bench",
+            "--pool",
+            bench_json.to_str().unwrap(),
+            second.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+        ])
+    };
+    let write_report = |name: &str, report: &serde_json::Value| {
+        let path = dir.join(name);
+        std::fs::write(&path, serde_json::to_string(report).unwrap()).unwrap();
+        path
+    };
     let hours_dir = dir.join("hours");
-    let twice = xtask(&[
-        "bench",
-        "--pool",
-        bench_json.to_str().unwrap(),
-        bench_json.to_str().unwrap(),
-        "--out",
-        hours_dir.to_str().unwrap(),
-    ]);
+    let twice = pool_with(&bench_json, &hours_dir);
     assert!(twice.status.success(), "{twice:?}");
     let text = String::from_utf8_lossy(&twice.stdout);
     assert!(
@@ -197,16 +205,7 @@ fn tiny_bench_writes_every_file_and_compare_reads_them() {
             summary["per_position"][0]["nodes"] = (nodes + 1.0).into();
         }
     }
-    let other_tree = dir.join("other-engine.json");
-    std::fs::write(&other_tree, serde_json::to_string(&other_engine).unwrap()).unwrap();
-    let refused = xtask(&[
-        "bench",
-        "--pool",
-        bench_json.to_str().unwrap(),
-        other_tree.to_str().unwrap(),
-        "--out",
-        hours_dir.to_str().unwrap(),
-    ]);
+    let refused = pool_with(&write_report("other-engine.json", &other_engine), &hours_dir);
     assert!(!refused.status.success(), "{refused:?}");
     assert!(
         String::from_utf8_lossy(&refused.stderr).contains("one engine"),
@@ -214,17 +213,8 @@ fn tiny_bench_writes_every_file_and_compare_reads_them() {
     );
     let mut at_16 = json.clone();
     at_16["settings"]["hash_mib"] = 16.into();
-    let other_size = dir.join("at-16.json");
-    std::fs::write(&other_size, serde_json::to_string(&at_16).unwrap()).unwrap();
     let pooled_dir = dir.join("pooled");
-    let pooled = xtask(&[
-        "bench",
-        "--pool",
-        bench_json.to_str().unwrap(),
-        other_size.to_str().unwrap(),
-        "--out",
-        pooled_dir.to_str().unwrap(),
-    ]);
+    let pooled = pool_with(&write_report("at-16.json", &at_16), &pooled_dir);
     assert!(pooled.status.success(), "{pooled:?}");
     let text = String::from_utf8_lossy(&pooled.stdout);
     assert!(

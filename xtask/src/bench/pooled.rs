@@ -145,7 +145,7 @@ fn pool_report_draws(reports: &[ReportDraws]) -> Result<(Vec<PooledRow>, Vec<u64
     };
     if reports.len() < 2 {
         return Err(format!(
-            "--pool {}: give at least two bench.json files, one per table size",
+            "--pool {}: give at least two bench.json files (other table sizes, or one size at other hours)",
             first.name
         ));
     }
