@@ -7,11 +7,12 @@
 //! batches were nearly full or entries were dropped, and falls by one when they were mostly empty, so the
 //! rounds carry the deepest results the link can take.
 
+use crate::owners::BusyOwners;
 use crate::wire::{BATCH_BUSY_HINTS, BATCH_ENTRIES, CounterSnapshot};
 use crossbeam_queue::ArrayQueue;
 use eldest_search::{EntryExchange, TableEntry};
-use std::sync::Mutex;
-use std::sync::atomic::{AtomicI32, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, Ordering};
+use std::sync::{Mutex, OnceLock};
 
 /// The floor a rank starts with.
 ///
@@ -82,7 +83,7 @@ const BUSY_SLOTS: usize = 1 << 14;
 ///
 /// # Examples
 /// ```
-/// use eldest_cluster::{BUSY_ROUNDS, ClusterExchange};
+/// use eldest_cluster::{BUSY_ROUNDS, ClusterExchange, INITIAL_FLOOR};
 /// use eldest_search::EntryExchange;
 ///
 /// let exchange = ClusterExchange::new();
@@ -90,10 +91,10 @@ const BUSY_SLOTS: usize = 1 << 14;
 /// for _ in 0..BUSY_ROUNDS {
 ///     exchange.finish_round(0);
 /// }
-/// assert!(exchange.busy_elsewhere(99));
+/// assert!(exchange.busy_elsewhere(99, INITIAL_FLOOR));
 /// // A rank that died or lost the node must not keep the others off it for ever.
 /// exchange.finish_round(0);
-/// assert!(!exchange.busy_elsewhere(99));
+/// assert!(!exchange.busy_elsewhere(99, INITIAL_FLOOR));
 /// ```
 pub const BUSY_ROUNDS: u64 = 32;
 
@@ -134,6 +135,12 @@ pub struct ClusterExchange {
     busy_sent: AtomicU64,
     busy_received: AtomicU64,
     busy_hits: AtomicU64,
+    /// The owner ranks' counters, where the transport has them (`ClusterBusyOwners`).
+    owners: OnceLock<BusyOwners>,
+    /// The shallowest depth the current search counts at the owners instead of sending hints (0: hints).
+    owner_depth: AtomicI32,
+    /// Whether a search has already been told the owners are missing.
+    owners_missing_told: AtomicBool,
 }
 
 impl Default for ClusterExchange {
@@ -171,6 +178,55 @@ impl ClusterExchange {
             busy_sent: AtomicU64::new(0),
             busy_received: AtomicU64::new(0),
             busy_hits: AtomicU64::new(0),
+            owners: OnceLock::new(),
+            owner_depth: AtomicI32::new(0),
+            owners_missing_told: AtomicBool::new(false),
+        }
+    }
+
+    /// Gives the exchange the owner ranks' counters, for searches with `ClusterBusyOwners`; a second call is
+    /// ignored (the transport has one set).
+    ///
+    /// # Examples
+    /// ```
+    /// use eldest_cluster::{BusyOwners, ClusterExchange, LocalCounters};
+    /// use eldest_search::EntryExchange;
+    ///
+    /// let exchange = ClusterExchange::new();
+    /// exchange.set_owners(BusyOwners::new(LocalCounters::group(1).remove(0)));
+    /// exchange.use_busy_owners(Some(6));
+    /// exchange.offer_busy(0x77, 8);
+    /// // Counted at the owner, not sent as a hint.
+    /// assert!(exchange.take_busy().is_empty() && exchange.busy_elsewhere(0x77, 8));
+    /// exchange.finish_busy(0x77, 8);
+    /// assert!(!exchange.busy_elsewhere(0x77, 8));
+    /// // Shallower than the owners' depth: neither counted nor asked about.
+    /// exchange.offer_busy(0x78, 5);
+    /// assert!(!exchange.busy_elsewhere(0x78, 5));
+    /// assert_eq!(exchange.owner_requests().map(|(requests, _)| requests), Some(4));
+    /// ```
+    pub fn set_owners(&self, owners: BusyOwners) {
+        let _ = self.owners.set(owners);
+    }
+
+    /// Requests sent to owner ranks so far and the nanoseconds spent waiting for them; `None` without owners.
+    ///
+    /// # Examples
+    /// ```
+    /// use eldest_cluster::ClusterExchange;
+    /// assert_eq!(ClusterExchange::new().owner_requests(), None);
+    /// ```
+    pub fn owner_requests(&self) -> Option<(u64, u64)> {
+        self.owners
+            .get()
+            .map(|owners| (owners.operations(), owners.nanoseconds()))
+    }
+
+    /// The owners and the shallowest depth counted at them, when the current search counts at owners.
+    fn counting_owners(&self) -> Option<(&BusyOwners, i32)> {
+        match self.owner_depth.load(Ordering::Relaxed) {
+            0 => None,
+            depth => Some((self.owners.get()?, depth)),
         }
     }
 
@@ -178,11 +234,11 @@ impl ClusterExchange {
     ///
     /// # Examples
     /// ```
-    /// use eldest_cluster::{ClusterExchange, wire::BATCH_BUSY_HINTS};
+    /// use eldest_cluster::{ClusterExchange, INITIAL_FLOOR, wire::BATCH_BUSY_HINTS};
     /// use eldest_search::EntryExchange;
     ///
     /// let exchange = ClusterExchange::new();
-    /// (1..=200).for_each(|hint| exchange.offer_busy(hint));
+    /// (1..=200).for_each(|hint| exchange.offer_busy(hint, INITIAL_FLOOR));
     /// let first = exchange.take_busy();
     /// assert_eq!((first.len(), first[0]), (BATCH_BUSY_HINTS, 1));
     /// assert_eq!(exchange.take_busy().len(), 200 - BATCH_BUSY_HINTS);
@@ -200,13 +256,13 @@ impl ClusterExchange {
     ///
     /// # Examples
     /// ```
-    /// use eldest_cluster::ClusterExchange;
+    /// use eldest_cluster::{ClusterExchange, INITIAL_FLOOR};
     /// use eldest_search::EntryExchange;
     ///
     /// let exchange = ClusterExchange::new();
     /// exchange.receive_busy([8, 9]);
-    /// assert!(exchange.busy_elsewhere(8) && exchange.busy_elsewhere(9));
-    /// assert!(!exchange.busy_elsewhere(10));
+    /// assert!(exchange.busy_elsewhere(8, INITIAL_FLOOR) && exchange.busy_elsewhere(9, INITIAL_FLOOR));
+    /// assert!(!exchange.busy_elsewhere(10, INITIAL_FLOOR));
     /// assert_eq!(exchange.snapshot().busy_received, 2);
     /// ```
     pub fn receive_busy(&self, hints: impl IntoIterator<Item = u64>) {
@@ -360,24 +416,54 @@ impl EntryExchange for ClusterExchange {
         entries.into_iter().for_each(store);
     }
 
-    fn offer_busy(&self, busy: u64) {
-        // A hint that does not fit is simply not sent: the other ranks then search the node too.
-        let _ = self.busy_outbox.push(busy);
+    fn offer_busy(&self, busy: u64, depth: i32) {
+        if let Some((owners, from_depth)) = self.counting_owners() {
+            if depth >= from_depth {
+                owners.enter(busy);
+            }
+        } else if depth >= self.min_depth() {
+            // A hint that does not fit is simply not sent: the other ranks then search the node too.
+            let _ = self.busy_outbox.push(busy);
+        }
     }
 
-    fn busy_elsewhere(&self, busy: u64) -> bool {
-        let slot = busy_slot(busy);
-        let found = busy != 0
-            && self.busy_hints[slot].load(Ordering::Relaxed) == busy
-            && self
-                .rounds
-                .load(Ordering::Relaxed)
-                .saturating_sub(self.busy_since[slot].load(Ordering::Relaxed))
-                <= BUSY_ROUNDS;
+    fn finish_busy(&self, busy: u64, depth: i32) {
+        if let Some((owners, from_depth)) = self.counting_owners()
+            && depth >= from_depth
+        {
+            owners.leave(busy);
+        }
+    }
+
+    fn busy_elsewhere(&self, busy: u64, depth: i32) -> bool {
+        let found = if let Some((owners, from_depth)) = self.counting_owners() {
+            depth >= from_depth && owners.busy(busy)
+        } else {
+            let slot = busy_slot(busy);
+            busy != 0
+                && self.busy_hints[slot].load(Ordering::Relaxed) == busy
+                && self
+                    .rounds
+                    .load(Ordering::Relaxed)
+                    .saturating_sub(self.busy_since[slot].load(Ordering::Relaxed))
+                    <= BUSY_ROUNDS
+        };
         if found {
             self.busy_hits.fetch_add(1, Ordering::Relaxed);
         }
         found
+    }
+
+    fn use_busy_owners(&self, from_depth: Option<i32>) {
+        let available = self.owners.get().is_some();
+        if from_depth.is_some() && !available && !self.owners_missing_told.swap(true, Ordering::Relaxed) {
+            tracing::warn!(
+                "ClusterBusyOwners: this transport has no owner counters (MPI without MPI_THREAD_MULTIPLE, or \
+                 no one-sided window); the busy information travels as hints"
+            );
+        }
+        let depth = from_depth.filter(|_| available).map_or(0, |depth| depth.max(1));
+        self.owner_depth.store(depth, Ordering::Relaxed);
     }
 }
 
@@ -436,18 +522,18 @@ mod tests {
     #[test]
     fn busy_hints_hold_until_their_result_arrives_or_they_expire() {
         let exchange = ClusterExchange::new();
-        exchange.offer_busy(77);
+        exchange.offer_busy(77, INITIAL_FLOOR);
         assert_eq!(exchange.take_busy(), [77]);
         exchange.receive_busy([8, 9]);
-        assert!(exchange.busy_elsewhere(8) && exchange.busy_elsewhere(9));
-        assert!(!exchange.busy_elsewhere(10));
+        assert!(exchange.busy_elsewhere(8, INITIAL_FLOOR) && exchange.busy_elsewhere(9, INITIAL_FLOOR));
+        assert!(!exchange.busy_elsewhere(10, INITIAL_FLOOR));
         // Node 8's result arrives: it is no longer searched there.
         exchange.receive([entry(8)]);
-        assert!(!exchange.busy_elsewhere(8));
+        assert!(!exchange.busy_elsewhere(8, INITIAL_FLOOR));
         for _ in 0..=BUSY_ROUNDS {
             exchange.finish_round(0);
         }
-        assert!(!exchange.busy_elsewhere(9), "expired");
+        assert!(!exchange.busy_elsewhere(9, INITIAL_FLOOR), "expired");
         let counters = exchange.snapshot();
         assert_eq!(
             (counters.busy_sent, counters.busy_received, counters.busy_hits),

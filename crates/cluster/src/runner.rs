@@ -264,6 +264,15 @@ fn log_counters(
         floor = now.floor,
         "exchange counters of the first rank"
     );
+    if let Some((requests, nanoseconds)) = link.exchange().owner_requests() {
+        tracing::info!(
+            target: "eldest_cluster",
+            search,
+            owner_requests = requests,
+            owner_mean_ns = nanoseconds / requests.max(1),
+            "owner requests of the first rank since it started (ClusterBusyOwners)"
+        );
+    }
 }
 
 /// The searches of every rank but the first.

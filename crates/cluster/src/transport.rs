@@ -3,6 +3,7 @@
 //! transport (feature `mpi`) is the real one; [`LocalTransport`] runs ranks as threads of one process, so the
 //! protocol is tested without MPI.
 
+use crate::owners::{BusyOwners, LocalCounters};
 use std::collections::HashMap;
 use std::sync::mpsc::{Receiver, Sender, channel};
 use std::sync::{Arc, Condvar, Mutex};
@@ -39,6 +40,21 @@ pub trait Transport {
     /// in rank order. `meanwhile` is called again and again until the round completes (it serves the control
     /// messages; it may sleep).
     fn all_gather(&self, batch: &[u8], gathered: &mut [u8], meanwhile: &mut dyn FnMut());
+    /// The counters of the owner ranks (`ClusterBusyOwners`), reachable from every search thread, if this
+    /// transport has them. Called once, when the rank starts.
+    ///
+    /// # Examples
+    /// ```
+    /// use eldest_cluster::{LocalTransport, Transport};
+    ///
+    /// let ranks = LocalTransport::group(2);
+    /// let (first, second) = (ranks[0].busy_owners().unwrap(), ranks[1].busy_owners().unwrap());
+    /// first.enter(42);
+    /// assert!(second.busy(42));
+    /// ```
+    fn busy_owners(&self) -> Option<BusyOwners> {
+        None
+    }
 }
 
 /// One round of a local group until every rank has read its result.
@@ -91,6 +107,7 @@ pub struct LocalTransport {
     group: Arc<Group>,
     mailbox: Mutex<Receiver<(usize, Vec<u8>)>>,
     round: Mutex<u64>,
+    counters: LocalCounters,
 }
 
 impl LocalTransport {
@@ -115,14 +132,30 @@ impl LocalTransport {
         });
         receivers
             .into_iter()
+            .zip(LocalCounters::group(size))
             .enumerate()
-            .map(|(rank, receiver)| LocalTransport {
+            .map(|(rank, (receiver, counters))| LocalTransport {
                 rank,
                 group: Arc::clone(&group),
                 mailbox: Mutex::new(receiver),
                 round: Mutex::new(0),
+                counters,
             })
             .collect()
+    }
+}
+
+impl LocalTransport {
+    /// The owner counters of the rank's group (`ClusterBusyOwners`), to look at what the searches left there.
+    ///
+    /// # Examples
+    /// ```
+    /// use eldest_cluster::LocalTransport;
+    /// let ranks = LocalTransport::group(2);
+    /// assert_eq!((ranks[0].counters().additions(), ranks[1].counters().open_searchers()), (0, 0));
+    /// ```
+    pub fn counters(&self) -> &LocalCounters {
+        &self.counters
     }
 }
 
@@ -186,5 +219,9 @@ impl Transport for LocalTransport {
                 .map(|(guard, _)| guard)
                 .unwrap_or_else(|e| e.into_inner().0);
         }
+    }
+
+    fn busy_owners(&self) -> Option<BusyOwners> {
+        Some(BusyOwners::new(self.counters.clone()))
     }
 }

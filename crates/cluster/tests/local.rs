@@ -1,7 +1,7 @@
 //! The cluster's protocol over [`LocalTransport`]: ranks as threads of one process, each with its own UCI session
 //! and engine, exactly as over MPI but for the transport.
 
-use eldest_cluster::{Cluster, LineWriter, LocalTransport, RESULT_TIMEOUT, Transport};
+use eldest_cluster::{Cluster, LineWriter, LocalCounters, LocalTransport, RESULT_TIMEOUT, Transport};
 use std::sync::mpsc::{Receiver, Sender, channel};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
@@ -15,6 +15,8 @@ struct FirstRank {
     output: Receiver<String>,
     session: Option<JoinHandle<std::io::Result<()>>>,
     others: Vec<JoinHandle<std::io::Result<()>>>,
+    /// The group's owner counters (`ClusterBusyOwners`).
+    counters: LocalCounters,
 }
 
 impl FirstRank {
@@ -22,6 +24,7 @@ impl FirstRank {
     fn start(size: usize, absent: &[usize]) -> FirstRank {
         let mut transports = LocalTransport::group(size).into_iter().enumerate();
         let (_, first) = transports.next().unwrap();
+        let counters = first.counters().clone();
         let others = transports
             .filter(|(rank, _)| !absent.contains(rank))
             .map(|(_, transport)| {
@@ -43,6 +46,7 @@ impl FirstRank {
             output,
             session: Some(session),
             others,
+            counters,
         }
     }
 
@@ -166,6 +170,31 @@ fn two_and_three_ranks_find_mates_and_answer_each_go_once() {
         let mv = cluster.bestmove();
         assert!(mv.len() >= 4, "{mv}");
         cluster.quit();
+    }
+}
+
+#[test]
+fn owner_ranks_count_every_searcher_in_and_out() {
+    for algorithm in ["abdada", "simplified-abdada"] {
+        for owners in [false, true] {
+            let cluster = FirstRank::start(2, &[]);
+            cluster.send(&format!("setoption name ParallelAlgorithm value {algorithm}"));
+            cluster.send(&format!("setoption name ClusterBusyOwners value {owners}"));
+            cluster.send("position fen r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N2N2/PP2BPPP/R2QKB1R w KQ - 0 9");
+            cluster.send("go depth 11");
+            assert!(cluster.bestmove().len() >= 4);
+            // A search stopped in the middle leaves its nodes through the same guards.
+            cluster.send("position startpos moves d2d4 g8f6 c2c4");
+            cluster.send("go infinite");
+            std::thread::sleep(Duration::from_millis(150));
+            cluster.send("stop");
+            assert!(cluster.bestmove().len() >= 4);
+            cluster.sync();
+            let counters = cluster.counters.clone();
+            cluster.quit();
+            assert_eq!(counters.additions() > 0, owners, "{algorithm}, owners {owners}");
+            assert_eq!(counters.open_searchers(), 0, "{algorithm}: a searcher never left");
+        }
     }
 }
 

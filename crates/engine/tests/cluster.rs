@@ -101,6 +101,47 @@ fn four_ranks_oversubscribed_play_a_game_of_legal_moves() {
     engine.quit();
 }
 
+#[test]
+fn two_ranks_count_busy_nodes_at_their_owners_and_still_play_right() {
+    // ClusterBusyOwners: every deep node's searchers counted at an owner rank through MPI's one-sided atomics
+    // (the search threads call MPI: MPI_THREAD_MULTIPLE), for both ABDADAs, a rank of one thread each.
+    let log = std::env::temp_dir().join(format!("eldest-owners-{}.log", std::process::id()));
+    let _ = std::fs::remove_file(&log);
+    for algorithm in ["abdada", "simplified-abdada"] {
+        let mut engine = mpirun(2, &format!("owners-{algorithm}"));
+        engine.handshake();
+        engine.send(&format!("setoption name Debug Log File value {}", log.display()));
+        engine.send(&format!("setoption name ParallelAlgorithm value {algorithm}"));
+        engine.send("setoption name ClusterBusyOwners value true");
+        find_mates(&mut engine);
+        engine.send("position fen r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N2N2/PP2BPPP/R2QKB1R w KQ - 0 9");
+        engine.send("go depth 12");
+        let lines = engine.until_bestmove();
+        let root =
+            Position::from_fen("r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N2N2/PP2BPPP/R2QKB1R w KQ - 0 9").unwrap();
+        assert_legal_bestmove(&root, lines.last().unwrap());
+        let startpos = |engine: &mut Engine| {
+            engine.send("position startpos");
+            Position::startpos()
+        };
+        let waits = (0..3).map(|round| Duration::from_millis(100 + 50 * round));
+        engine.stop_latencies(startpos, waits, &format!("2 ranks, {algorithm}, owners"));
+        // Leaving frees the window collectively: both ranks must get out.
+        engine.quit();
+        let text = std::fs::read_to_string(&log).unwrap();
+        let requests: Vec<u64> = text
+            .lines()
+            .filter_map(|line| line.split("owner_requests=").nth(1))
+            .filter_map(|rest| rest.split_whitespace().next()?.parse().ok())
+            .collect();
+        assert!(
+            requests.last().is_some_and(|&n| n > 0),
+            "{algorithm}: no owner requests in the log: {text}"
+        );
+        std::fs::remove_file(&log).unwrap();
+    }
+}
+
 /// The processes of this test's ranks whose rank is `rank`, found by their environment.
 fn rank_processes(marker: &str, rank: usize) -> Vec<u32> {
     let wanted = [

@@ -624,6 +624,13 @@ impl Engine {
             completed: &completed,
         };
         let remote = self.exchange.as_deref().filter(|_| settings.cluster_busy_hints);
+        if let Some(remote) = remote {
+            remote.use_busy_owners(
+                settings
+                    .cluster_busy_owners
+                    .then_some(settings.cluster_owner_depth),
+            );
+        }
         let workers = &mut self.workers;
         let pool = &self.pool;
         let mut results = match algorithm {

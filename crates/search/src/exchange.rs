@@ -256,8 +256,10 @@ pub trait EntryExchange: Send + Sync + fmt::Debug {
     /// ```
     fn deliver(&self, store: &mut dyn FnMut(TableEntry));
 
-    /// Both ABDADAs: this process starts searching `busy` — a node's key (Weill) or a move's hash (Kerrigan) — at
-    /// least [`min_depth`](EntryExchange::min_depth) deep. The default tells nobody.
+    /// Both ABDADAs: a thread of this process starts searching `busy` — a node's key (Weill; `depth` its remaining
+    /// depth) or a move's hash (Kerrigan; `depth` the depth of the node it is played in). The exchange decides
+    /// from `depth` whether to tell the other processes (a hint at least [`min_depth`](EntryExchange::min_depth)
+    /// deep) or to count it at the owner (`ClusterBusyOwners`). The default tells nobody.
     ///
     /// # Examples
     ///
@@ -277,14 +279,49 @@ pub trait EntryExchange: Send + Sync + fmt::Debug {
     /// #     }
     /// # }
     /// let loopback = Loopback::default();
-    /// loopback.offer_busy(0xfeed);
+    /// loopback.offer_busy(0xfeed, 8);
     /// // The default announces nothing, so nothing comes back as busy either.
-    /// assert!(!loopback.busy_elsewhere(0xfeed));
+    /// assert!(!loopback.busy_elsewhere(0xfeed, 8));
     /// ```
-    fn offer_busy(&self, _busy: u64) {}
+    fn offer_busy(&self, _busy: u64, _depth: i32) {}
 
-    /// Both ABDADAs: whether another process announced it is searching `busy` and has not finished it. The
-    /// default knows of none.
+    /// Both ABDADAs: the thread that offered `busy` at `depth` has finished it (every [`offer_busy`] is followed
+    /// by one `finish_busy` with the same arguments, on every way out of the node or move). An exchange that
+    /// counts searchers (`ClusterBusyOwners`) counts it out; hints simply expire. The default does nothing.
+    ///
+    /// [`offer_busy`]: EntryExchange::offer_busy
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use std::collections::HashMap;
+    /// use std::sync::Mutex;
+    /// use eldest_search::{EntryExchange, TableEntry};
+    ///
+    /// /// Counts the searchers of each node, as an owner rank does.
+    /// #[derive(Debug, Default)]
+    /// struct Counts(Mutex<HashMap<u64, i32>>);
+    /// impl EntryExchange for Counts {
+    ///     fn min_depth(&self) -> i32 { 6 }
+    ///     fn offer(&self, _: TableEntry) {}
+    ///     fn deliver(&self, _: &mut dyn FnMut(TableEntry)) {}
+    ///     fn offer_busy(&self, busy: u64, _: i32) { *self.0.lock().unwrap().entry(busy).or_default() += 1 }
+    ///     fn finish_busy(&self, busy: u64, _: i32) { *self.0.lock().unwrap().entry(busy).or_default() -= 1 }
+    ///     fn busy_elsewhere(&self, busy: u64, _: i32) -> bool {
+    ///         self.0.lock().unwrap().get(&busy).is_some_and(|&count| count > 0)
+    ///     }
+    /// }
+    /// let counts = Counts::default();
+    /// counts.offer_busy(0xbeef, 9);
+    /// assert!(counts.busy_elsewhere(0xbeef, 9));
+    /// counts.finish_busy(0xbeef, 9);
+    /// assert!(!counts.busy_elsewhere(0xbeef, 9));
+    /// ```
+    fn finish_busy(&self, _busy: u64, _depth: i32) {}
+
+    /// Both ABDADAs: whether another process is searching `busy` (a node's key at remaining `depth`, or a move's
+    /// hash in a node of `depth`, as [`offer_busy`](EntryExchange::offer_busy) says it). The default knows of
+    /// none.
     ///
     /// # Examples
     ///
@@ -300,15 +337,40 @@ pub trait EntryExchange: Send + Sync + fmt::Debug {
     ///     fn min_depth(&self) -> i32 { 6 }
     ///     fn offer(&self, _: TableEntry) {}
     ///     fn deliver(&self, _: &mut dyn FnMut(TableEntry)) {}
-    ///     fn busy_elsewhere(&self, busy: u64) -> bool { self.0.lock().unwrap().contains(&busy) }
+    ///     fn busy_elsewhere(&self, busy: u64, _: i32) -> bool { self.0.lock().unwrap().contains(&busy) }
     /// }
     /// let hints = Hints::default();
     /// hints.0.lock().unwrap().insert(0xbeef);
-    /// assert!(hints.busy_elsewhere(0xbeef) && !hints.busy_elsewhere(0xcafe));
+    /// assert!(hints.busy_elsewhere(0xbeef, 7) && !hints.busy_elsewhere(0xcafe, 7));
     /// ```
-    fn busy_elsewhere(&self, _busy: u64) -> bool {
+    fn busy_elsewhere(&self, _busy: u64, _depth: i32) -> bool {
         false
     }
+
+    /// Called by the search before it starts, from one thread: `Some(depth)` when this search's busy information
+    /// of at least `depth` goes to owner processes that count the searchers (`ClusterBusyOwners` and
+    /// `ClusterOwnerDepth`, Weill's distributed table), `None` when it travels as hints. The default has no
+    /// owners and ignores it.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use std::sync::atomic::{AtomicI32, Ordering};
+    /// use eldest_search::{EntryExchange, TableEntry};
+    ///
+    /// #[derive(Debug, Default)]
+    /// struct Switch(AtomicI32);
+    /// impl EntryExchange for Switch {
+    ///     fn min_depth(&self) -> i32 { 6 }
+    ///     fn offer(&self, _: TableEntry) {}
+    ///     fn deliver(&self, _: &mut dyn FnMut(TableEntry)) {}
+    ///     fn use_busy_owners(&self, from_depth: Option<i32>) { self.0.store(from_depth.unwrap_or(0), Ordering::Relaxed) }
+    /// }
+    /// let switch = Switch::default();
+    /// switch.use_busy_owners(Some(6));
+    /// assert_eq!(switch.0.load(Ordering::Relaxed), 6);
+    /// ```
+    fn use_busy_owners(&self, _from_depth: Option<i32>) {}
 }
 
 #[cfg(test)]

@@ -44,11 +44,13 @@ impl EntryExchange for Recorder {
         self.incoming.lock().unwrap().drain(..).for_each(store);
     }
 
-    fn offer_busy(&self, busy: u64) {
-        self.busy.lock().unwrap().push(busy);
+    fn offer_busy(&self, busy: u64, depth: i32) {
+        if depth >= self.min_depth {
+            self.busy.lock().unwrap().push(busy);
+        }
     }
 
-    fn busy_elsewhere(&self, _busy: u64) -> bool {
+    fn busy_elsewhere(&self, _busy: u64, _depth: i32) -> bool {
         self.all_busy_elsewhere
     }
 }
@@ -150,5 +152,77 @@ fn both_abdadas_announce_what_they_search_and_defer_what_others_search() {
             "{algorithm}"
         );
         assert!(silent.busy.lock().unwrap().is_empty());
+    }
+}
+
+/// Counts the searchers of every node or move as an owner rank would, and whether the search asked for owners.
+#[derive(Debug, Default)]
+struct Owner {
+    open: Mutex<std::collections::HashMap<(u64, i32), i64>>,
+    offers: std::sync::atomic::AtomicU64,
+    owners_from: std::sync::atomic::AtomicI32,
+}
+
+impl EntryExchange for Owner {
+    fn min_depth(&self) -> i32 {
+        5
+    }
+
+    fn offer(&self, _: TableEntry) {}
+
+    fn deliver(&self, _: &mut dyn FnMut(TableEntry)) {}
+
+    fn offer_busy(&self, busy: u64, depth: i32) {
+        self.offers.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        *self.open.lock().unwrap().entry((busy, depth)).or_default() += 1;
+    }
+
+    fn finish_busy(&self, busy: u64, depth: i32) {
+        *self.open.lock().unwrap().entry((busy, depth)).or_default() -= 1;
+    }
+
+    fn use_busy_owners(&self, from_depth: Option<i32>) {
+        self.owners_from
+            .store(from_depth.unwrap_or(-1), std::sync::atomic::Ordering::Relaxed);
+    }
+}
+
+#[test]
+fn every_busy_announcement_is_finished_on_every_way_out_and_the_owner_knob_reaches_the_exchange() {
+    for algorithm in [ParallelAlgorithm::Abdada, ParallelAlgorithm::SimplifiedAbdada] {
+        for (threads, stopped_after) in [(1, None), (2, None), (2, Some(3_000))] {
+            let mut options = SearchOptions {
+                threads,
+                ..SearchOptions::default()
+            };
+            options.parallel.algorithm = algorithm;
+            options.parallel.cluster_busy_owners = true;
+            options.parallel.cluster_owner_depth = 7;
+            let owner = Arc::new(Owner::default());
+            let mut engine = Engine::new(16).unwrap();
+            engine.set_entry_exchange(Some(owner.clone()));
+            let limits = SearchLimits {
+                depth: Some(10),
+                nodes: stopped_after,
+                ..SearchLimits::default()
+            };
+            let root = Position::startpos();
+            let game = Arc::new(
+                [(root.key(), root.halfmove_clock())]
+                    .into_iter()
+                    .collect::<GameHistory>(),
+            );
+            engine.search(&root, game, &limits, &options, &SearchControl::new(), &mut |_| {});
+            assert_eq!(owner.owners_from.load(std::sync::atomic::Ordering::Relaxed), 7);
+            assert!(
+                owner.offers.load(std::sync::atomic::Ordering::Relaxed) > 0,
+                "{algorithm}"
+            );
+            let open = owner.open.lock().unwrap();
+            assert!(
+                open.values().all(|&count| count == 0),
+                "{algorithm}, {threads} threads, limit {stopped_after:?}: an announcement left open"
+            );
+        }
     }
 }

@@ -668,6 +668,8 @@ mod tests {
                 "option name AbdadaHistory type combo default shared var shared var own var copy",
                 "option name SimplifiedAbdadaHistory type combo default own var shared var own var copy",
                 "option name ClusterBusyHints type check default true",
+                "option name ClusterBusyOwners type check default false",
+                "option name ClusterOwnerDepth type spin default 6 min 1 max 64",
                 "option name ClusterStaggeredRanks type check default false",
                 "option name LazyVote type check default true",
             ]

@@ -72,9 +72,42 @@ pub struct AbdadaHooks<'a> {
     pub remote: Option<&'a dyn EntryExchange>,
 }
 
+/// Held while a thread is inside a node: its `nproc` count in the table, and in a cluster the announcement to
+/// the other processes (counted at the node's owner rank with `ClusterBusyOwners`). Dropping it leaves both, on
+/// every way out of the node.
+///
+/// ```
+/// use eldest_search::{AbdadaHooks, SearchHooks};
+/// use eldest_tt::TranspositionTable;
+/// let tt = TranspositionTable::new(1).unwrap();
+/// let hooks = AbdadaHooks {
+///     tt: &tt, min_depth: 3, cutoff_checks: false, enter_before_pruning: false, ancestor_checks: false,
+///     remote: None,
+/// };
+/// let inside = hooks.enter_node(9, 6);
+/// assert!(tt.busy(9));
+/// drop(inside);
+/// assert!(!tt.busy(9));
+/// ```
+#[derive(Debug)]
+pub struct AbdadaGuard<'g> {
+    /// The node's `nproc` count in this process's table (none below `AbdadaMinDepth`).
+    _counted: Option<NodeGuard<'g>>,
+    /// The exchange told of the node, with the node's key and depth.
+    announced: Option<(&'g dyn EntryExchange, u64, i32)>,
+}
+
+impl Drop for AbdadaGuard<'_> {
+    fn drop(&mut self) {
+        if let Some((remote, key, depth)) = self.announced {
+            remote.finish_busy(key, depth);
+        }
+    }
+}
+
 impl SearchHooks for AbdadaHooks<'_> {
     type NodeGuard<'g>
-        = Option<NodeGuard<'g>>
+        = AbdadaGuard<'g>
     where
         Self: 'g;
 
@@ -99,18 +132,20 @@ impl SearchHooks for AbdadaHooks<'_> {
             ExclusiveProbe::Outcome(ProbeOutcome::Cutoff(_)) => false,
             ExclusiveProbe::Outcome(_) => self
                 .remote
-                .is_some_and(|remote| remote.busy_elsewhere(context.child_key)),
+                .is_some_and(|remote| remote.busy_elsewhere(context.child_key, context.depth - 1)),
         }
     }
 
     #[inline]
-    fn enter_node(&self, key: u64, depth: i32) -> Option<NodeGuard<'_>> {
-        if let Some(remote) = self.remote
-            && depth >= remote.min_depth()
-        {
-            remote.offer_busy(key);
+    fn enter_node(&self, key: u64, depth: i32) -> AbdadaGuard<'_> {
+        let announced = self.remote.map(|remote| {
+            remote.offer_busy(key, depth);
+            (remote, key, depth)
+        });
+        AbdadaGuard {
+            _counted: (depth >= self.min_depth).then(|| self.tt.enter_guard(key, depth)),
+            announced,
         }
-        (depth >= self.min_depth).then(|| self.tt.enter_guard(key, depth))
     }
 
     #[inline]

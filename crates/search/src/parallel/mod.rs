@@ -343,6 +343,14 @@ pub struct ParallelSettings {
     /// processes the nodes (Weill) or moves (Kerrigan) this one starts searching, and defer those they announced,
     /// as Texel's busy bit does. A process of one thread then runs the algorithm's hooks too.
     pub cluster_busy_hints: bool,
+    /// With `cluster_busy_hints`, an experiment after Weill's distributed table: each node's (Weill) or move's
+    /// (Kerrigan) searchers are counted at an owner process chosen by its key, and a younger brother is deferred
+    /// when its owner counts a searcher — asked when it is needed, instead of hints broadcast a round late.
+    /// Needs an exchange that has owners (the MPI transport under `MPI_THREAD_MULTIPLE`); without, hints.
+    pub cluster_busy_owners: bool,
+    /// With `cluster_busy_owners`: the shallowest node (Weill: its remaining depth) or move (Kerrigan: its
+    /// node's depth) counted at an owner; every count costs round trips to the owner.
+    pub cluster_owner_depth: i32,
     /// In a cluster, where depths are staggered (lazy SMP, and the ABDADAs with `StaggeredDepths`): number the
     /// threads across processes, so that a process's main thread counts as a helper of the whole cluster and
     /// odd-numbered ones search one ply deeper. When false every process staggers its own threads alone, and
@@ -378,6 +386,8 @@ impl Default for ParallelSettings {
             simplified_abdada_history: HelperHistory::Own,
             lazy_vote: true,
             cluster_busy_hints: true,
+            cluster_busy_owners: false,
+            cluster_owner_depth: 6,
             cluster_staggered_ranks: false,
         }
     }
@@ -819,6 +829,24 @@ pub static KNOBS: &[Knob] = &[
         help: "both ABDADAs in a cluster build: tell the other ranks which nodes this rank is searching and defer those they are searching",
         get: |s| KnobValue::Bool(s.cluster_busy_hints),
         set: |s, v| s.cluster_busy_hints = boolean(v),
+    },
+    Knob {
+        name: "ClusterBusyOwners",
+        flag: "cluster-busy-owners",
+        algorithms: &[ParallelAlgorithm::Abdada, ParallelAlgorithm::SimplifiedAbdada],
+        kind: KnobKind::Check,
+        help: "both ABDADAs in a cluster build, with ClusterBusyHints (experiment): count each node's searchers at an owner rank and ask it before searching a younger brother (Weill's distributed table, MPI one-sided atomics) instead of broadcasting hints",
+        get: |s| KnobValue::Bool(s.cluster_busy_owners),
+        set: |s, v| s.cluster_busy_owners = boolean(v),
+    },
+    Knob {
+        name: "ClusterOwnerDepth",
+        flag: "cluster-owner-depth",
+        algorithms: &[ParallelAlgorithm::Abdada, ParallelAlgorithm::SimplifiedAbdada],
+        kind: KnobKind::Spin { min: 1, max: 64 },
+        help: "both ABDADAs in a cluster build, with ClusterBusyOwners: count at the owners only nodes (Weill) or moves (Kerrigan) of at least this depth (each count costs round trips)",
+        get: |s| KnobValue::Int(i64::from(s.cluster_owner_depth)),
+        set: |s, v| s.cluster_owner_depth = int(v) as i32,
     },
     Knob {
         name: "ClusterStaggeredRanks",

@@ -539,7 +539,10 @@ impl<T: MoveMarks> SearchHooks for SimplifiedAbdadaHooks<'_, T> {
             return false;
         }
         let hash = kerrigan_move_hash(context.key, context.mv);
-        self.table.contains(hash) || self.remote.is_some_and(|remote| remote.busy_elsewhere(hash))
+        self.table.contains(hash)
+            || self
+                .remote
+                .is_some_and(|remote| remote.busy_elsewhere(hash, context.depth))
     }
 
     #[inline]
@@ -547,10 +550,8 @@ impl<T: MoveMarks> SearchHooks for SimplifiedAbdadaHooks<'_, T> {
         if depth >= self.defer_depth {
             let hash = kerrigan_move_hash(key, mv);
             self.table.starting(hash);
-            if let Some(remote) = self.remote
-                && depth >= remote.min_depth()
-            {
-                remote.offer_busy(hash);
+            if let Some(remote) = self.remote {
+                remote.offer_busy(hash, depth);
             }
         }
     }
@@ -558,7 +559,11 @@ impl<T: MoveMarks> SearchHooks for SimplifiedAbdadaHooks<'_, T> {
     #[inline]
     fn finished_move(&self, key: u64, mv: Move, depth: i32) {
         if depth >= self.defer_depth {
-            self.table.finished(kerrigan_move_hash(key, mv));
+            let hash = kerrigan_move_hash(key, mv);
+            self.table.finished(hash);
+            if let Some(remote) = self.remote {
+                remote.finish_busy(hash, depth);
+            }
         }
     }
 
