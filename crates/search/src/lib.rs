@@ -57,7 +57,7 @@ pub use exchange::{EntryExchange, TABLE_ENTRY_BYTES, TableEntry};
 pub use hooks::{MoveContext, SearchHooks, Serial};
 pub use limits::{Clock, SearchControl, SearchLimits, SearchOptions};
 pub use ordering::{HISTORY_MAX, History, MovePicker, PickerKind};
-pub use parallel::abdada::AbdadaHooks;
+pub use parallel::abdada::{AbdadaGuard, AbdadaHooks};
 pub use parallel::lazy::{Ballot, choose_ballot, lazy_helper_depth, lazy_vote, vote_applies};
 pub use parallel::simplified_abdada::{
     CsTableKind, CurrentlySearching, DashCurrentlySearching, MoveMarks, SimplifiedAbdadaHooks,
