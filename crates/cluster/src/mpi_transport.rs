@@ -118,7 +118,7 @@ impl Transport for MpiTransport {
     fn busy_owners(&self) -> Option<BusyOwners> {
         self.counters
             .as_ref()
-            .map(|window| BusyOwners::new(SharedWindow(Arc::clone(window))))
+            .map(|window| BusyOwners::new(Arc::clone(window)))
     }
 
     fn all_gather(&self, batch: &[u8], gathered: &mut [u8], meanwhile: &mut dyn FnMut()) {
@@ -230,27 +230,21 @@ impl CounterWindow {
     }
 }
 
-/// A handle on the window for one rank's exchange.
-struct SharedWindow(Arc<CounterWindow>);
-
-impl std::fmt::Debug for SharedWindow {
+impl std::fmt::Debug for CounterWindow {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("SharedWindow")
-            .field("ranks", &self.0.ranks)
+        f.debug_struct("CounterWindow")
+            .field("ranks", &self.ranks)
             .finish_non_exhaustive()
     }
 }
 
-impl RemoteCounters for SharedWindow {
+/// One rank's exchange reaches the window through a shared handle; the transport keeps another to close it.
+impl RemoteCounters for Arc<CounterWindow> {
     fn ranks(&self) -> usize {
-        self.0.ranks
-    }
-
-    fn slots(&self) -> usize {
-        OWNER_SLOTS
+        self.ranks
     }
 
     fn fetch_add(&self, owner: usize, slot: usize, delta: i64) -> i64 {
-        self.0.fetch_add(owner, slot, delta)
+        CounterWindow::fetch_add(self, owner, slot, delta)
     }
 }

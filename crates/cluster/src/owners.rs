@@ -24,8 +24,8 @@ use std::time::Instant;
 /// ```
 pub const OWNER_SLOTS: usize = 1 << 16;
 
-/// Counters spread over the ranks, one slice of [`slots`](RemoteCounters::slots) per rank, that any thread of
-/// any rank may add to atomically.
+/// Counters spread over the ranks, one slice of [`OWNER_SLOTS`] per rank, that any thread of any rank may add
+/// to atomically.
 ///
 /// # Examples
 /// ```
@@ -40,8 +40,6 @@ pub const OWNER_SLOTS: usize = 1 << 16;
 pub trait RemoteCounters: Send + Sync + fmt::Debug {
     /// The number of ranks.
     fn ranks(&self) -> usize;
-    /// Counters per rank (a power of two).
-    fn slots(&self) -> usize;
     /// Adds `delta` to counter `slot` of rank `owner` and returns its value before, atomically with every other
     /// rank's additions.
     fn fetch_add(&self, owner: usize, slot: usize, delta: i64) -> i64;
@@ -128,10 +126,6 @@ impl LocalCounters {
 impl RemoteCounters for LocalCounters {
     fn ranks(&self) -> usize {
         self.ranks
-    }
-
-    fn slots(&self) -> usize {
-        OWNER_SLOTS
     }
 
     fn fetch_add(&self, owner: usize, slot: usize, delta: i64) -> i64 {
@@ -246,11 +240,11 @@ impl BusyOwners {
         self.nanoseconds.load(Ordering::Relaxed)
     }
 
-    /// The owner rank and slot of `key`: the owner from the key's high bits, the slot from its low bits, so
-    /// that neighbouring slots of one owner do not all come from one owner's keys.
+    /// The owner rank and slot of `key`: the owner from the key's high bits, the slot from its low bits, so that
+    /// the keys one owner receives still spread over all of its slots.
     fn place(&self, key: u64) -> (usize, usize) {
         let owner = (((key >> 32) * self.counters.ranks() as u64) >> 32) as usize;
-        (owner, key as usize & (self.counters.slots() - 1))
+        (owner, key as usize & (OWNER_SLOTS - 1))
     }
 
     fn add(&self, key: u64, delta: i64) -> i64 {
