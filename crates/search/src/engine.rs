@@ -16,6 +16,7 @@ use crate::parallel::pool::SearchPool;
 use crate::parallel::simplified_abdada::{
     CsTableKind, CurrentlySearching, DashCurrentlySearching, SimplifiedAbdadaHooks,
 };
+use crate::parallel::windows::{RootWindow, RootWindows};
 use crate::parallel::ybwc::{YbwcHooks, YbwcPool};
 use crate::parallel::{HelperHistory, ParallelAlgorithm};
 use crate::params::{Reductions, SearchParams};
@@ -568,6 +569,7 @@ impl Engine {
         let counters: Vec<AtomicU64> = (0..self.workers.len()).map(|_| AtomicU64::new(0)).collect();
         let completed_depth = AtomicU32::new(0);
         let completed = Mutex::new(None);
+        let root_windows = RootWindows::new();
         let abdadas = matches!(
             algorithm,
             ParallelAlgorithm::Abdada | ParallelAlgorithm::SimplifiedAbdada
@@ -593,6 +595,8 @@ impl Engine {
             node_counters: &counters,
             completed_depth: &completed_depth,
             skip_completed_iterations: abdadas && settings.skip_completed_iterations,
+            root_windows: (abdadas && settings.shared_windows && self.workers.len() > 1)
+                .then_some(&root_windows),
             brothers_keep_places: settings.brothers_keep_places,
             params: &options.params,
             reductions: &self.reductions,
@@ -1028,32 +1032,50 @@ impl<H: SearchHooks> IterationPlan<'_, H> {
         pv_index: usize,
         report: &mut (dyn FnMut(&IterationReport) + Send),
     ) -> Option<(i32, Vec<Move>)> {
-        let mut delta = shared.params.aspiration_window;
-        let (mut alpha, mut beta) = match previous {
+        let delta = shared.params.aspiration_window;
+        let mut window = match previous {
             Some(score)
                 if depth as i32 >= shared.params.aspiration_min_depth && score.abs() < MATE_IN_MAX_PLY =>
             {
-                ((score - delta).max(-INFINITY), (score + delta).min(INFINITY))
+                RootWindow::new(
+                    depth,
+                    (score - delta).max(-INFINITY),
+                    (score + delta).min(INFINITY),
+                    delta,
+                )
             }
-            _ => (-INFINITY, INFINITY),
+            _ => RootWindow::new(depth, -INFINITY, INFINITY, delta),
         };
-        loop {
+        // Only the first line's window is shared: the threads search the same first line.
+        let windows = shared.root_windows.filter(|_| pv_index == 0);
+        if let Some(windows) = windows {
+            window = windows.join(window);
+        }
+        let outcome = loop {
+            worker.root_window = windows.map(|_| window);
             let score = SearchContext {
                 worker: &mut *worker,
                 shared,
                 hooks: self.hooks,
             }
-            .search::<true>(self.root, alpha, beta, depth as i32, 0, false);
+            .search::<true>(self.root, window.alpha, window.beta, depth as i32, 0, false);
             if worker.stopped() {
-                return None;
+                // Another thread failed this window (`SharedWindows`): go on in the one it opened.
+                match windows.and_then(|windows| self.window_left(worker, shared, windows, &window)) {
+                    Some(next) => {
+                        window = next;
+                        continue;
+                    }
+                    None => break None,
+                }
             }
             let pv = worker.root_pv();
-            let bound = if score <= alpha {
+            let bound = if score <= window.alpha {
                 ScoreBound::Upper
-            } else if score >= beta {
+            } else if score >= window.beta {
                 ScoreBound::Lower
             } else {
-                return (!pv.is_empty()).then_some((score, pv));
+                break (!pv.is_empty()).then_some((score, pv));
             };
             if worker.role == ThreadRole::Main {
                 worker.stats.root_researches += 1;
@@ -1061,18 +1083,37 @@ impl<H: SearchHooks> IterationPlan<'_, H> {
                     report(&self.report(worker, shared, depth, pv_index, bound, (score, pv)));
                 }
             }
-            if bound == ScoreBound::Upper {
-                beta = (alpha + beta) / 2;
-                alpha = (score - delta).max(-INFINITY);
-            } else {
-                beta = (score + delta).min(INFINITY);
-            }
-            delta += delta;
-            if delta > 1000 {
-                alpha = -INFINITY;
-                beta = INFINITY;
-            }
+            let widened = widen(window, bound, score);
+            window = windows.map_or(widened, |windows| windows.failed(window, widened));
+        };
+        worker.root_window = None;
+        outcome
+    }
+
+    /// The window to search next when this thread's search of `left` stopped because another thread opened a
+    /// newer window of the iteration, with the thread ready to search again; `None` when it stopped for any
+    /// other reason (the search is over, or another thread completed the iteration), which the caller handles.
+    fn window_left(
+        &self,
+        worker: &mut Worker,
+        shared: &SharedSearch<'_>,
+        windows: &RootWindows,
+        left: &RootWindow,
+    ) -> Option<RootWindow> {
+        if !worker.abandoned
+            || shared.abort.load(Ordering::Relaxed)
+            || shared.completed_depth.load(Ordering::Relaxed) >= left.depth
+        {
+            return None;
         }
+        let next = windows.current(left.depth).filter(|next| next != left)?;
+        worker.abandoned = false;
+        worker.stopped = false;
+        worker.stats.windows_left += 1;
+        if worker.role == ThreadRole::Main {
+            worker.stats.root_researches += 1;
+        }
+        Some(next)
     }
 
     /// The report of one line (`pv_index` from 0) of `depth`: its score and moves, and the search's counters.
@@ -1103,6 +1144,31 @@ impl<H: SearchHooks> IterationPlan<'_, H> {
             pv,
         }
     }
+}
+
+/// The aspiration window after `window` failed with `score` on the side `bound` says: the failed bound moved
+/// past the score by the window's step (on a fail low the upper bound also comes down to the middle of the old
+/// window), then the step doubled; past 1000 centipawns the window is the whole range.
+fn widen(window: RootWindow, bound: ScoreBound, score: i32) -> RootWindow {
+    let RootWindow {
+        depth,
+        mut alpha,
+        mut beta,
+        delta,
+        ..
+    } = window;
+    if bound == ScoreBound::Upper {
+        beta = (alpha + beta) / 2;
+        alpha = (score - delta).max(-INFINITY);
+    } else {
+        beta = (score + delta).min(INFINITY);
+    }
+    let delta = delta + delta;
+    if delta > 1000 {
+        alpha = -INFINITY;
+        beta = INFINITY;
+    }
+    RootWindow::new(depth, alpha, beta, delta)
 }
 
 fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {

@@ -10,6 +10,7 @@ use crate::hooks::{MoveContext, SearchHooks};
 use crate::limits::SearchControl;
 use crate::nnue::AccumulatorStack;
 use crate::ordering::{History, MovePicker, PickerKind, is_losing_noisy};
+use crate::parallel::windows::{RootWindow, RootWindows};
 use crate::parallel::ybwc::Cutoff;
 use crate::params::{Reductions, SearchParams};
 use crate::see::see_ge;
@@ -97,6 +98,8 @@ pub struct SharedSearch<'a> {
     pub completed_depth: &'a AtomicU32,
     /// The ABDADAs: a thread abandons an iteration another thread has completed.
     pub skip_completed_iterations: bool,
+    /// The ABDADAs' `SharedWindows` (several threads): the root window every thread of an iteration searches.
+    pub root_windows: Option<&'a RootWindows>,
     /// The ABDADAs' `BrothersKeepPlaces`: a move searched after deferred ones is counted at its serial place.
     pub brothers_keep_places: bool,
     /// The search's constants.
@@ -157,6 +160,9 @@ pub struct ThreadStats {
     /// The ABDADAs: subtrees left because an ancestor check found another thread's result that cuts a node of
     /// the path above.
     pub ancestor_returns: u64,
+    /// The ABDADAs' `SharedWindows`: root searches this thread left because another thread had failed their
+    /// aspiration window (the thread went on in the window that thread opened).
+    pub windows_left: u64,
     /// Root searches of the thread that runs the measured iterative deepening (the main thread) repeated
     /// because the score fell outside the aspiration window: how often the search's value moved.
     pub root_researches: u64,
@@ -215,6 +221,7 @@ impl ThreadStats {
         self.multi_cuts += other.multi_cuts;
         self.cutoff_check_returns += other.cutoff_check_returns;
         self.ancestor_returns += other.ancestor_returns;
+        self.windows_left += other.windows_left;
         self.root_researches += other.root_researches;
         self.best_move_changes += other.best_move_changes;
         self.splits += other.splits;
@@ -424,8 +431,11 @@ pub struct Worker {
     pub(crate) stoppable: bool,
     pub(crate) stopped: bool,
     /// Set with `stopped` when the iteration was abandoned because another thread completed it (the search goes
-    /// on with the next iteration).
+    /// on with the next iteration), or its root window because another thread failed it (`SharedWindows`: the
+    /// iteration goes on in the new window).
     pub(crate) abandoned: bool,
+    /// The shared root window this thread is searching, if any (`SharedWindows`).
+    pub(crate) root_window: Option<RootWindow>,
     /// What this thread is in the search.
     pub(crate) role: ThreadRole,
     /// The iteration being searched (0 before the first).
@@ -532,6 +542,7 @@ impl Worker {
             stoppable: false,
             stopped: false,
             abandoned: false,
+            root_window: None,
             role: ThreadRole::Main,
             iteration_depth: 0,
             partial_root: None,
@@ -562,6 +573,7 @@ impl Worker {
         self.stoppable = false;
         self.stopped = false;
         self.abandoned = false;
+        self.root_window = None;
         self.iteration_depth = 0;
         self.partial_root = None;
         self.excluded.fill(None);
@@ -645,6 +657,12 @@ impl Worker {
             }
             if shared.skip_completed_iterations
                 && shared.completed_depth.load(Ordering::Relaxed) >= self.iteration_depth
+            {
+                self.abandoned = true;
+                self.stopped = true;
+            }
+            if let (Some(windows), Some(window)) = (shared.root_windows, &self.root_window)
+                && windows.superseded(window)
             {
                 self.abandoned = true;
                 self.stopped = true;
@@ -1603,6 +1621,7 @@ mod hook_rules {
             node_counters: &counters,
             completed_depth: &std::sync::atomic::AtomicU32::new(0),
             skip_completed_iterations: false,
+            root_windows: None,
             brothers_keep_places,
             params: &SearchParams::DEFAULT,
             reductions: &Reductions::new(&SearchParams::DEFAULT),

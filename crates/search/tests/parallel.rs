@@ -310,6 +310,38 @@ fn ancestor_checks_leave_subtrees_other_threads_cut_and_still_find_mates() {
 }
 
 #[test]
+fn shared_windows_move_threads_out_of_windows_another_failed_and_reach_the_depth_asked_for() {
+    // A one-centipawn aspiration window fails on nearly every iteration, so with `SharedWindows` threads keep
+    // finding that another thread failed their window first and leave it (`windows_left`); the searches must
+    // still end at their depth with a legal move, find mates, and leave no count or mark behind. Without the
+    // knob no thread leaves one.
+    let fen = "r1bq1rk1/ppp1nppp/4n3/3p3Q/3P4/1BP1B3/PP1N2PP/R4RK1 w - - 1 16";
+    for algorithm in [ParallelAlgorithm::Abdada, ParallelAlgorithm::SimplifiedAbdada] {
+        for (threads, shared_windows) in [(2, true), (4, true), (4, false)] {
+            let label = format!("{algorithm}, {threads} threads, shared windows {shared_windows}");
+            let mut engine = Engine::new(16).unwrap();
+            let mut settings = options(algorithm.into(), threads);
+            settings.parallel.shared_windows = shared_windows;
+            assert_finds_short_mates(&mut engine, &settings, &label);
+            settings.params.aspiration_window = 1;
+            let mut left = 0;
+            for limit in [6, 12] {
+                let (position, outcome) = search(&mut engine, fen, &depth(limit), &settings);
+                assert!(position.is_legal(outcome.best_move.unwrap()), "{label}");
+                assert_eq!(outcome.depth, limit, "{label}: depth {limit}");
+                assert_eq!(engine.parallel_leftovers(), (0, 0), "{label}: counts left behind");
+                left += engine.thread_stats().iter().map(|s| s.windows_left).sum::<u64>();
+            }
+            if shared_windows && threads == 4 {
+                assert!(left > 0, "{label}: no thread ever left a failed window");
+            } else if !shared_windows {
+                assert_eq!(left, 0, "{label}");
+            }
+        }
+    }
+}
+
+#[test]
 fn staggered_depths_reach_the_depth_limit_find_mates_and_leave_nothing_behind() {
     // With `StaggeredDepths` odd helpers run one ply ahead of the main thread; every iteration a helper completes
     // first is adopted by the others. A depth-limited search must still end at exactly its depth (a helper is

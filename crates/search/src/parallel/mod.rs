@@ -9,6 +9,7 @@
 //!   the first pass (the exclusive probe answers ON_EVALUATION) and searched in the second.
 //! - [`simplified_abdada`] — Kerrigan's simplified ABDADA (seed 000): the same two passes, but "being searched"
 //!   is a separate `currently_searching` table of move hashes, and only at depth ≥ DeferDepth.
+//! - [`windows`] — both ABDADAs: the root's aspiration window, widened for every thread by the first to fail it.
 //!
 //! With one thread every algorithm runs the plain serial search (no hooks): a lone thread has no one to share
 //! work with, and Weill's exclusive probe would otherwise see the thread's own path and reorder moves.
@@ -40,6 +41,7 @@ pub mod abdada;
 pub mod lazy;
 pub(crate) mod pool;
 pub mod simplified_abdada;
+pub mod windows;
 pub mod ybwc;
 
 use crate::worker::Worker;
@@ -323,6 +325,10 @@ pub struct ParallelSettings {
     /// Both ABDADAs: a thread that is still searching an iteration another thread has completed abandons it and
     /// starts the next one.
     pub skip_completed_iterations: bool,
+    /// Both ABDADAs: the first thread whose root search fails the iteration's aspiration window widens it for
+    /// all, and the threads still inside the old window leave it and join the new one (YBWC's threads share
+    /// one aspiration loop by construction). When false each thread widens its own window when it fails it.
+    pub shared_windows: bool,
     /// Both ABDADAs: the brothers searched after a deferred move keep the place the serial move loop gives
     /// them (the deferred moves counted), so late-move reductions and pruning treat them as one thread would;
     /// when false they count only the moves this thread has searched, and each deferral makes every later
@@ -380,6 +386,7 @@ impl Default for ParallelSettings {
             cutoff_checks: false,
             ancestor_checks: true,
             skip_completed_iterations: true,
+            shared_windows: true,
             brothers_keep_places: true,
             abdada_staggered_depths: false,
             abdada_history: HelperHistory::Shared,
@@ -784,6 +791,15 @@ pub static KNOBS: &[Knob] = &[
         help: "both ABDADAs: abandon an iteration another thread has completed",
         get: |s| KnobValue::Bool(s.skip_completed_iterations),
         set: |s, v| s.skip_completed_iterations = boolean(v),
+    },
+    Knob {
+        name: "SharedWindows",
+        flag: "shared-windows",
+        algorithms: &[ParallelAlgorithm::Abdada, ParallelAlgorithm::SimplifiedAbdada],
+        kind: KnobKind::Check,
+        help: "both ABDADAs: the first thread to fail the root's aspiration window widens it for all threads, which leave the old window at once",
+        get: |s| KnobValue::Bool(s.shared_windows),
+        set: |s, v| s.shared_windows = boolean(v),
     },
     Knob {
         name: "BrothersKeepPlaces",
