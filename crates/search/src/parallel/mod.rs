@@ -386,7 +386,7 @@ impl Default for ParallelSettings {
             cutoff_checks: false,
             ancestor_checks: true,
             skip_completed_iterations: true,
-            shared_windows: true,
+            shared_windows: false,
             brothers_keep_places: true,
             abdada_staggered_depths: false,
             abdada_history: HelperHistory::Shared,
