@@ -598,6 +598,7 @@ impl Engine {
             root_windows: (abdadas && settings.shared_windows && self.workers.len() > 1)
                 .then_some(&root_windows),
             brothers_keep_places: settings.brothers_keep_places,
+            shared_alpha: abdadas && settings.shared_alpha && self.workers.len() > 1,
             params: &options.params,
             reductions: &self.reductions,
             evaluation: &self.evaluation,

@@ -76,6 +76,9 @@ const QUIETS_ON_STACK: usize = 64;
 const EXTENSION_PLIES_PER_DEPTH: usize = 2;
 /// Kerrigan's cutoff checks start at this remaining depth.
 const CUTOFF_CHECK_MIN_DEPTH: i32 = 4;
+/// `SharedAlpha`: PV nodes of at least this remaining depth publish and read their threads' alphas (below it a
+/// node's moves are over before another thread's raise could help).
+const SHARED_ALPHA_MIN_DEPTH: i32 = 4;
 /// Ancestor checks: main-search nodes between two re-probes of the path (a few table probes every few hundred
 /// nodes: well under 1% of the work).
 const ANCESTOR_CHECK_INTERVAL: u32 = 256;
@@ -102,6 +105,9 @@ pub struct SharedSearch<'a> {
     pub root_windows: Option<&'a RootWindows>,
     /// The ABDADAs' `BrothersKeepPlaces`: a move searched after deferred ones is counted at its serial place.
     pub brothers_keep_places: bool,
+    /// The ABDADAs' `SharedAlpha` (several threads): PV nodes publish each raise of alpha in the table and read
+    /// the other threads' before each move.
+    pub shared_alpha: bool,
     /// The search's constants.
     pub params: &'a SearchParams,
     /// The static evaluation: the network or PeSTO's tables.
@@ -163,6 +169,9 @@ pub struct ThreadStats {
     /// The ABDADAs' `SharedWindows`: root searches this thread left because another thread had failed their
     /// aspiration window (the thread went on in the window that thread opened).
     pub windows_left: u64,
+    /// The ABDADAs' `SharedAlpha`: times this thread raised a PV node's alpha to a bound another thread had
+    /// stored while inside the node.
+    pub alpha_adoptions: u64,
     /// Root searches of the thread that runs the measured iterative deepening (the main thread) repeated
     /// because the score fell outside the aspiration window: how often the search's value moved.
     pub root_researches: u64,
@@ -222,6 +231,7 @@ impl ThreadStats {
         self.cutoff_check_returns += other.cutoff_check_returns;
         self.ancestor_returns += other.ancestor_returns;
         self.windows_left += other.windows_left;
+        self.alpha_adoptions += other.alpha_adoptions;
         self.root_researches += other.root_researches;
         self.best_move_changes += other.best_move_changes;
         self.splits += other.splits;
@@ -943,6 +953,17 @@ impl<H: SearchHooks> SearchContext<'_, '_, H> {
         // count, as the serial loop would have searched them by then.
         let (mut places_deferred, mut quiets_deferred) = (0usize, 0usize);
         let us = position.side_to_move();
+        // `SharedAlpha`: this PV node publishes each raise of its alpha and takes up the other threads'. A
+        // search without a move (singular test, later MultiPV lines) proves nothing about the node and shares
+        // nothing.
+        let shares_alpha = PV
+            && self.shared.shared_alpha
+            && depth >= SHARED_ALPHA_MIN_DEPTH
+            && excluded.is_none()
+            && (!root || self.worker.root_excluded.is_empty());
+        let mut searched_here: SmallVec<[Move; 16]> = SmallVec::new();
+        // The move and score of the last raise taken up from another thread.
+        let mut adopted: Option<(Move, i32)> = None;
 
         let node = NodeFacts {
             position,
@@ -1060,6 +1081,13 @@ impl<H: SearchHooks> SearchContext<'_, '_, H> {
                 continue;
             }
             let quiet = !mv.is_noisy();
+            if shares_alpha
+                && moves_searched >= 1
+                && let Some((raised, other)) = self.other_threads_alpha(&node, alpha, &searched_here)
+            {
+                alpha = raised;
+                adopted = Some(other);
+            }
             let nodes_before = self.worker.stats.nodes;
             let outcome = self.search_move::<PV>(&node, this, alpha, best_score);
             if root {
@@ -1085,6 +1113,9 @@ impl<H: SearchHooks> SearchContext<'_, '_, H> {
             }
             let eldest = moves_searched == 0;
             moves_searched += 1;
+            if shares_alpha {
+                searched_here.push(mv);
+            }
 
             if score > best_score {
                 best_score = score;
@@ -1108,11 +1139,24 @@ impl<H: SearchHooks> SearchContext<'_, '_, H> {
                         break;
                     }
                     alpha = score;
+                    if shares_alpha {
+                        self.publish_alpha(&node, mv, score, (!in_check).then_some(raw_eval));
+                    }
                 }
             }
             if quiet {
                 quiets_tried.push(mv);
             }
+        }
+        // This thread's search did not reach the other thread's score: its move was pruned here, or came back
+        // lower (the table changed under it). Its proven score stands, with a line of one move: a score above
+        // the node's alpha always comes with a move (the root's aspiration loop counts on it).
+        if let Some((mv, score)) = adopted
+            && score > best_score
+        {
+            best_score = score;
+            best_move = Some(mv);
+            self.worker.pv.set_line(ply, mv, &[]);
         }
 
         if moves_searched == 0 {
@@ -1175,6 +1219,49 @@ impl<H: SearchHooks> SearchContext<'_, '_, H> {
             );
         }
         best_score
+    }
+
+    /// `SharedAlpha`: the alpha this PV node's search goes on with when another thread in the node has stored
+    /// a raise above `alpha` (one below its score, so that its move, searched when this thread reaches it, comes
+    /// back above alpha with its line), and that thread's move and score; `None` when the entry holds nothing
+    /// new, or a move this thread has already searched or may not choose.
+    fn other_threads_alpha(
+        &mut self,
+        node: &NodeFacts<'_>,
+        alpha: i32,
+        searched: &[Move],
+    ) -> Option<(i32, (Move, i32))> {
+        let entry = self.shared.tt.probe(node.key)?;
+        if entry.depth() < node.depth || !entry.bound().contains(Bound::LOWER) {
+            return None;
+        }
+        let score = entry.score(node.ply);
+        let raised = score.min(node.beta) - 1;
+        if raised <= alpha {
+            return None;
+        }
+        let mv = entry.best_move().and_then(Move::from_bits)?;
+        if searched.contains(&mv)
+            || !node.position.is_legal(mv)
+            || node.root && self.worker.is_root_move_ruled_out(mv)
+        {
+            return None;
+        }
+        self.worker.stats.alpha_adoptions += 1;
+        Some((raised, (mv, score)))
+    }
+
+    /// `SharedAlpha`: stores at once that this PV node is worth at least `score`, by `mv`, for the other threads
+    /// inside it; the node's own result replaces it when the node is done.
+    fn publish_alpha(&self, node: &NodeFacts<'_>, mv: Move, score: i32, static_eval: Option<i32>) {
+        let record = Record {
+            best_move: mv.to_bits(),
+            score,
+            static_eval,
+            depth: node.depth,
+            bound: Bound::LOWER,
+        };
+        self.shared.tt.store(node.key, node.ply, record);
     }
 
     /// Ancestor checks: every [`ANCESTOR_CHECK_INTERVAL`] main-search nodes, re-probes the checked nodes of the
@@ -1590,19 +1677,19 @@ mod hook_rules {
             defer_everything,
             enter_with_probe,
         };
-        let (score, _) = search_with(fen, depth, &tt, &hooks, brothers_keep_places);
+        let (score, _, _) = search_with(fen, depth, &tt, &hooks, (brothers_keep_places, false));
         (hooks.events.into_inner().unwrap(), score)
     }
 
-    /// Iterative deepening to `depth` on one thread with `hooks` (and `BrothersKeepPlaces` as given): the score
-    /// and the thread's counters.
+    /// Iterative deepening to `depth` on one thread with `hooks` (and `BrothersKeepPlaces` and `SharedAlpha` as
+    /// given): the score, the thread's counters and the root's line.
     fn search_with<H: SearchHooks>(
         fen: &str,
         depth: i32,
         tt: &TranspositionTable,
         hooks: &H,
-        brothers_keep_places: bool,
-    ) -> (i32, ThreadStats) {
+        (brothers_keep_places, shared_alpha): (bool, bool),
+    ) -> (i32, ThreadStats, Vec<Move>) {
         let position = Position::from_fen(fen).unwrap();
         let control = SearchControl::new();
         let abort = AtomicBool::new(false);
@@ -1623,6 +1710,7 @@ mod hook_rules {
             skip_completed_iterations: false,
             root_windows: None,
             brothers_keep_places,
+            shared_alpha,
             params: &SearchParams::DEFAULT,
             reductions: &Reductions::new(&SearchParams::DEFAULT),
             evaluation: &Evaluation::Pesto,
@@ -1644,7 +1732,7 @@ mod hook_rules {
             .search::<true>(&position, -INFINITY, INFINITY, d, 0, false);
             assert!(!worker.stopped, "nothing stops a search without limits");
         }
-        (score, worker.stats)
+        (score, worker.stats, worker.root_pv())
     }
 
     const FEN: &str = "r1bq1rk1/ppp1nppp/4n3/3p3Q/3P4/1BP1B3/PP1N2PP/R4RK1 w - - 1 16";
@@ -1878,7 +1966,7 @@ mod hook_rules {
             // `Some` before the search: nothing is planted.
             planted: Mutex::new((!plant).then_some(0)),
         };
-        let (score, stats) = search_with(FEN, depth, &tt, &hooks, true);
+        let (score, stats, _) = search_with(FEN, depth, &tt, &hooks, (true, false));
         let planted = plant && hooks.planted.lock().unwrap().is_some();
         (score, stats, planted)
     }
@@ -1905,6 +1993,85 @@ mod hook_rules {
             unchecked.duplicate_nodes,
             unchecked.nodes
         );
+    }
+
+    /// Plays "another thread" at the root (`SharedAlpha`): when the root of the last iteration first asks about
+    /// a younger brother, stores that another root move, neither the eldest (the entry's move then) nor the one
+    /// asked about, scored `lead` above the eldest's score, as another thread raising the root's alpha would.
+    struct RootRaiser<'a> {
+        tt: &'a TranspositionTable,
+        root: Position,
+        depth: i32,
+        lead: i32,
+        raised: Mutex<Option<(Move, i32)>>,
+    }
+
+    impl SearchHooks for RootRaiser<'_> {
+        type NodeGuard<'g>
+            = ()
+        where
+            Self: 'g;
+
+        fn enter_node(&self, _key: u64, _depth: i32) {}
+
+        fn defer_move(&self, context: &MoveContext) -> bool {
+            let mut raised = self.raised.lock().unwrap();
+            if raised.is_none() && context.ply == 0 && context.depth == self.depth {
+                let entry = self.tt.probe(context.key).expect("the eldest's raise is stored");
+                let eldest = entry.best_move().and_then(Move::from_bits);
+                let other = self
+                    .root
+                    .legal_moves()
+                    .iter()
+                    .copied()
+                    .find(|&mv| Some(mv) != eldest && mv != context.mv)
+                    .expect("three root moves");
+                let score = entry.score(0) + self.lead;
+                let record = Record {
+                    best_move: other.to_bits(),
+                    score,
+                    static_eval: None,
+                    depth: self.depth,
+                    bound: Bound::LOWER,
+                };
+                self.tt.store(context.key, 0, record);
+                *raised = Some((other, score));
+            }
+            false
+        }
+    }
+
+    #[test]
+    fn a_root_raise_of_another_thread_is_taken_up_and_its_move_played_when_this_thread_cannot_beat_it() {
+        // Far above what the move is worth: the thread's own search of it comes back lower, and the other
+        // thread's proven score stands, with its move as the line, never an empty line.
+        let depth = 8;
+        for shared_alpha in [true, false] {
+            let tt = TranspositionTable::new(16).unwrap();
+            let hooks = RootRaiser {
+                tt: &tt,
+                root: Position::from_fen(FEN).unwrap(),
+                depth,
+                lead: 400,
+                raised: Mutex::new(None),
+            };
+            let (score, stats, line) = search_with(FEN, depth, &tt, &hooks, (true, shared_alpha));
+            let (other, raised) = hooks
+                .raised
+                .lock()
+                .unwrap()
+                .expect("the root asked about a brother");
+            if shared_alpha {
+                assert_eq!(stats.alpha_adoptions, 1, "taken up once");
+                assert_eq!((score, line.as_slice()), (raised, &[other][..]));
+            } else {
+                assert_eq!(stats.alpha_adoptions, 0);
+                assert!(
+                    score < raised && !line.is_empty() && line[0] != other,
+                    "{score} {line:?}"
+                );
+            }
+        }
     }
 
     #[test]

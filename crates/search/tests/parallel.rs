@@ -342,6 +342,53 @@ fn shared_windows_move_threads_out_of_windows_another_failed_and_reach_the_depth
 }
 
 #[test]
+fn shared_alpha_takes_up_other_threads_raises_and_still_finds_mates_and_the_depth_asked_for() {
+    // With `SharedAlpha` a thread in a PV node raises its alpha to another thread's stored raise and searches
+    // that thread's move when it reaches it (`alpha_adoptions`): the searches must still find mates, end at
+    // their depth with a legal move and leave nothing behind; one thread searches the plain tree, and without
+    // the knob no alpha is taken up.
+    for algorithm in [ParallelAlgorithm::Abdada, ParallelAlgorithm::SimplifiedAbdada] {
+        for fen in eldest_search::bench::BENCH_POSITIONS.iter().take(3) {
+            let mut plain = Engine::new(16).unwrap();
+            let (_, expected) = search(&mut plain, fen, &depth(9), &options(algorithm.into(), 1));
+            let mut sharing = Engine::new(16).unwrap();
+            let mut settings = options(algorithm.into(), 1);
+            settings.parallel.shared_alpha = true;
+            let (_, outcome) = search(&mut sharing, fen, &depth(9), &settings);
+            assert_eq!(outcome.nodes, expected.nodes, "{algorithm}, one thread: {fen}");
+            assert_eq!(
+                outcome.best_move, expected.best_move,
+                "{algorithm}, one thread: {fen}"
+            );
+        }
+        for (threads, shared_alpha) in [(2, true), (4, true), (4, false)] {
+            let label = format!("{algorithm}, {threads} threads, shared alpha {shared_alpha}");
+            let mut engine = Engine::new(16).unwrap();
+            let mut settings = options(algorithm.into(), threads);
+            settings.parallel.shared_alpha = shared_alpha;
+            assert_finds_short_mates(&mut engine, &settings, &label);
+            let mut adoptions = 0;
+            for fen in eldest_search::bench::BENCH_POSITIONS.iter().take(8) {
+                let (position, outcome) = search(&mut engine, fen, &depth(11), &settings);
+                assert!(position.is_legal(outcome.best_move.unwrap()), "{label}: {fen}");
+                assert_eq!(outcome.depth, 11, "{label}: {fen}");
+                assert_eq!(engine.parallel_leftovers(), (0, 0), "{label}: counts left behind");
+                adoptions += engine
+                    .thread_stats()
+                    .iter()
+                    .map(|s| s.alpha_adoptions)
+                    .sum::<u64>();
+            }
+            if shared_alpha && threads == 4 {
+                assert!(adoptions > 0, "{label}: no thread ever took up another's alpha");
+            } else if !shared_alpha {
+                assert_eq!(adoptions, 0, "{label}");
+            }
+        }
+    }
+}
+
+#[test]
 fn staggered_depths_reach_the_depth_limit_find_mates_and_leave_nothing_behind() {
     // With `StaggeredDepths` odd helpers run one ply ahead of the main thread; every iteration a helper completes
     // first is adopted by the others. A depth-limited search must still end at exactly its depth (a helper is

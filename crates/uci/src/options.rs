@@ -664,6 +664,7 @@ mod tests {
                 "option name AncestorChecks type check default true",
                 "option name SkipCompletedIterations type check default true",
                 "option name SharedWindows type check default false",
+                "option name SharedAlpha type check default false",
                 "option name BrothersKeepPlaces type check default true",
                 "option name StaggeredDepths type check default false",
                 "option name AbdadaHistory type combo default shared var shared var own var copy",

@@ -329,6 +329,12 @@ pub struct ParallelSettings {
     /// all, and the threads still inside the old window leave it and join the new one (YBWC's threads share
     /// one aspiration loop by construction). When false each thread widens its own window when it fails it.
     pub shared_windows: bool,
+    /// Both ABDADAs: in a PV node of depth 4 or more, a thread that raises alpha stores the new bound in the
+    /// node's table entry at once, and a thread in the same node re-reads the entry before each move and raises
+    /// its own alpha to it, as the threads of a YBWC split point share its alpha; the other thread's move is then
+    /// searched when this thread reaches it, for its line. When false each thread's alpha rises only with the
+    /// moves it searched itself (Weill, Kerrigan).
+    pub shared_alpha: bool,
     /// Both ABDADAs: the brothers searched after a deferred move keep the place the serial move loop gives
     /// them (the deferred moves counted), so late-move reductions and pruning treat them as one thread would;
     /// when false they count only the moves this thread has searched, and each deferral makes every later
@@ -387,6 +393,7 @@ impl Default for ParallelSettings {
             ancestor_checks: true,
             skip_completed_iterations: true,
             shared_windows: false,
+            shared_alpha: false,
             brothers_keep_places: true,
             abdada_staggered_depths: false,
             abdada_history: HelperHistory::Shared,
@@ -800,6 +807,15 @@ pub static KNOBS: &[Knob] = &[
         help: "both ABDADAs: the first thread to fail the root's aspiration window widens it for all threads, which leave the old window at once",
         get: |s| KnobValue::Bool(s.shared_windows),
         set: |s, v| s.shared_windows = boolean(v),
+    },
+    Knob {
+        name: "SharedAlpha",
+        flag: "shared-alpha",
+        algorithms: &[ParallelAlgorithm::Abdada, ParallelAlgorithm::SimplifiedAbdada],
+        kind: KnobKind::Check,
+        help: "both ABDADAs: a thread raising alpha in a PV node stores it at once, and another thread in the node raises its alpha to it before its next move",
+        get: |s| KnobValue::Bool(s.shared_alpha),
+        set: |s, v| s.shared_alpha = boolean(v),
     },
     Knob {
         name: "BrothersKeepPlaces",
