@@ -108,6 +108,9 @@ pub struct SharedSearch<'a> {
     /// The ABDADAs' `SharedAlpha` (several threads): PV nodes publish each raise of alpha in the table and read
     /// the other threads' before each move.
     pub shared_alpha: bool,
+    /// The ABDADAs' `PvAncestorChecks` (several threads, with the ancestor checks): PV nodes below the root are
+    /// re-probed too, against their window on entry.
+    pub pv_ancestor_checks: bool,
     /// The search's constants.
     pub params: &'a SearchParams,
     /// The static evaluation: the network or PeSTO's tables.
@@ -476,13 +479,14 @@ pub struct Worker {
     pickers: Box<[MovePicker]>,
 }
 
-/// A node of the current path as the ancestor checks re-probe it: its key, remaining depth and beta, and whether
-/// a stored result may cut it (non-PV, deep enough). Only non-PV nodes are re-probed, and their window is the null
-/// window below beta.
+/// A node of the current path as the ancestor checks re-probe it: its key, remaining depth and window, and
+/// whether a stored result may end it (deep enough; non-PV, or PV below the root with `PvAncestorChecks`). A
+/// non-PV node's window is the null window below beta; a PV node's is its window on entry.
 #[derive(Debug, Clone, Copy, Default)]
 struct PathNode {
     key: u64,
     depth: i32,
+    alpha: i32,
     beta: i32,
     checked: bool,
 }
@@ -828,8 +832,12 @@ impl<H: SearchHooks> SearchContext<'_, '_, H> {
                 self.worker.path[ply] = PathNode {
                     key,
                     depth,
+                    alpha: if PV { alpha } else { beta - 1 },
                     beta,
-                    checked: !PV && depth >= CUTOFF_CHECK_MIN_DEPTH,
+                    // A PV node already answered by its entry searches on for its line (the rule above); its
+                    // own entry must not end it from below.
+                    checked: depth >= CUTOFF_CHECK_MIN_DEPTH
+                        && (!PV || self.shared.pv_ancestor_checks && !root && !answered_at_entry),
                 };
             }
             if self.ancestor_cut(ply) {
@@ -1278,7 +1286,7 @@ impl<H: SearchHooks> SearchContext<'_, '_, H> {
                 && let ProbeOutcome::Cutoff(score) = probe_cutoff(
                     self.shared.tt.probe(node.key),
                     node.depth,
-                    node.beta - 1,
+                    node.alpha,
                     node.beta,
                     ancestor_ply,
                 )
@@ -1304,6 +1312,8 @@ impl<H: SearchHooks> SearchContext<'_, '_, H> {
                 }
                 self.worker.stopped = false;
                 self.worker.stats.ancestor_returns += 1;
+                // A PV node's line so far is this thread's, not the stored score's: the line ends here.
+                self.worker.pv.clear(ply);
                 score
             }
             _ => 0,
@@ -1677,18 +1687,18 @@ mod hook_rules {
             defer_everything,
             enter_with_probe,
         };
-        let (score, _, _) = search_with(fen, depth, &tt, &hooks, (brothers_keep_places, false));
+        let (score, _, _) = search_with(fen, depth, &tt, &hooks, (brothers_keep_places, false, false));
         (hooks.events.into_inner().unwrap(), score)
     }
 
-    /// Iterative deepening to `depth` on one thread with `hooks` (and `BrothersKeepPlaces` and `SharedAlpha` as
-    /// given): the score, the thread's counters and the root's line.
+    /// Iterative deepening to `depth` on one thread with `hooks` (and `BrothersKeepPlaces`, `SharedAlpha` and
+    /// `PvAncestorChecks` as given): the score, the thread's counters and the root's line.
     fn search_with<H: SearchHooks>(
         fen: &str,
         depth: i32,
         tt: &TranspositionTable,
         hooks: &H,
-        (brothers_keep_places, shared_alpha): (bool, bool),
+        (brothers_keep_places, shared_alpha, pv_ancestor_checks): (bool, bool, bool),
     ) -> (i32, ThreadStats, Vec<Move>) {
         let position = Position::from_fen(fen).unwrap();
         let control = SearchControl::new();
@@ -1711,6 +1721,7 @@ mod hook_rules {
             root_windows: None,
             brothers_keep_places,
             shared_alpha,
+            pv_ancestor_checks,
             params: &SearchParams::DEFAULT,
             reductions: &Reductions::new(&SearchParams::DEFAULT),
             evaluation: &Evaluation::Pesto,
@@ -1914,12 +1925,14 @@ mod hook_rules {
         assert!(visits.iter().flatten().all(|&place| place == 1));
     }
 
-    /// Plays "another thread": the first time a non-PV child of the root of depth 8 or more asks about a younger
-    /// brother, stores a result for that node that cuts it (as if another thread had just finished it), once. A
-    /// child of the root, so that enough of its search is left for a periodic ancestor check to come.
+    /// Plays "another thread": the first time a child of the root of depth 8 or more, non-PV (or PV with `pv`),
+    /// asks about a younger brother, stores a result for that node that ends it (as if another thread had just
+    /// finished it): a lower bound above beta, or in a PV node an exact score inside its window, once. A child of
+    /// the root, so that enough of its search is left for a periodic ancestor check to come.
     struct Planter<'a> {
         tt: &'a TranspositionTable,
         ancestor_checks: bool,
+        pv: bool,
         planted: Mutex<Option<u64>>,
     }
 
@@ -1933,17 +1946,24 @@ mod hook_rules {
 
         fn defer_move(&self, context: &MoveContext) -> bool {
             let mut planted = self.planted.lock().unwrap();
-            if planted.is_none()
-                && context.ply == 1
-                && context.depth >= 8
-                && context.beta == context.alpha + 1
-            {
-                let record = Record {
-                    best_move: 0,
-                    score: context.beta + 50,
-                    static_eval: None,
-                    depth: context.depth + 2,
-                    bound: Bound::LOWER,
+            let pv_node = context.beta > context.alpha + 1;
+            if planted.is_none() && context.ply == 1 && context.depth >= 8 && pv_node == self.pv {
+                let record = if pv_node {
+                    Record {
+                        best_move: 0,
+                        score: context.alpha + 1,
+                        static_eval: None,
+                        depth: context.depth + 2,
+                        bound: Bound::EXACT,
+                    }
+                } else {
+                    Record {
+                        best_move: 0,
+                        score: context.beta + 50,
+                        static_eval: None,
+                        depth: context.depth + 2,
+                        bound: Bound::LOWER,
+                    }
                 };
                 self.tt.store(context.key, context.ply, record);
                 *planted = Some(context.key);
@@ -1956,30 +1976,37 @@ mod hook_rules {
         }
     }
 
-    /// A search to `depth` with a [`Planter`] that plants (or not) and the ancestor checks on or off: the score,
-    /// the counters, and whether a result was planted.
-    fn planted_search(depth: i32, plant: bool, ancestor_checks: bool) -> (i32, ThreadStats, bool) {
+    /// A search to `depth` with a [`Planter`] that plants (or not, in a PV node or not) and the ancestor checks
+    /// on or off, PV nodes' with `pv_checks`: the score, the counters, whether a result was planted, and the
+    /// root's line.
+    fn planted_search(
+        depth: i32,
+        (plant, pv): (bool, bool),
+        ancestor_checks: bool,
+        pv_checks: bool,
+    ) -> (i32, ThreadStats, bool, Vec<Move>) {
         let tt = TranspositionTable::new(16).unwrap();
         let hooks = Planter {
             tt: &tt,
             ancestor_checks,
+            pv,
             // `Some` before the search: nothing is planted.
             planted: Mutex::new((!plant).then_some(0)),
         };
-        let (score, stats, _) = search_with(FEN, depth, &tt, &hooks, (true, false));
+        let (score, stats, line) = search_with(FEN, depth, &tt, &hooks, (true, false, pv_checks));
         let planted = plant && hooks.planted.lock().unwrap().is_some();
-        (score, stats, planted)
+        (score, stats, planted, line)
     }
 
     #[test]
     fn a_node_cut_by_another_threads_result_is_left_from_below_once_and_the_search_goes_on() {
-        let (_, checked, planted) = planted_search(11, true, true);
+        let (_, checked, planted, _) = planted_search(11, (true, false), true, false);
         assert!(planted, "no node deep enough to plant in");
         assert_eq!(
             checked.ancestor_returns, 1,
             "the planted node is left exactly once"
         );
-        let (_, unchecked, planted) = planted_search(11, true, false);
+        let (_, unchecked, planted, _) = planted_search(11, (true, false), false, false);
         assert!(planted, "no node deep enough to plant in");
         assert_eq!(
             unchecked.ancestor_returns, 0,
@@ -1993,6 +2020,25 @@ mod hook_rules {
             unchecked.duplicate_nodes,
             unchecked.nodes
         );
+    }
+
+    #[test]
+    fn a_pv_node_another_thread_has_finished_is_left_from_below_once_with_pv_ancestor_checks() {
+        let (_, pv_checked, planted, line) = planted_search(11, (true, true), true, true);
+        assert!(planted, "no PV node deep enough to plant in");
+        assert_eq!(
+            pv_checked.ancestor_returns, 1,
+            "the planted PV node is left exactly once"
+        );
+        let root = Position::from_fen(FEN).unwrap();
+        assert!(
+            !line.is_empty() && root.legal_moves().contains(&line[0]),
+            "{line:?}"
+        );
+        // Without the knob the ancestor checks leave PV nodes alone, as before it.
+        let (_, unchecked, planted, _) = planted_search(11, (true, true), true, false);
+        assert!(planted);
+        assert_eq!(unchecked.ancestor_returns, 0);
     }
 
     /// Plays "another thread" at the root (`SharedAlpha`): when the root of the last iteration first asks about
@@ -2055,7 +2101,7 @@ mod hook_rules {
                 lead: 400,
                 raised: Mutex::new(None),
             };
-            let (score, stats, line) = search_with(FEN, depth, &tt, &hooks, (true, shared_alpha));
+            let (score, stats, line) = search_with(FEN, depth, &tt, &hooks, (true, shared_alpha, false));
             let (other, raised) = hooks
                 .raised
                 .lock()
@@ -2076,8 +2122,8 @@ mod hook_rules {
 
     #[test]
     fn ancestor_checks_change_nothing_when_no_other_thread_stores() {
-        let (with_checks, checked, _) = planted_search(10, false, true);
-        let (without, unchecked, _) = planted_search(10, false, false);
+        let (with_checks, checked, _, _) = planted_search(10, (false, false), true, true);
+        let (without, unchecked, _, _) = planted_search(10, (false, false), false, false);
         assert_eq!(with_checks, without);
         assert_eq!(checked.nodes, unchecked.nodes, "the same tree, node for node");
         assert_eq!(checked.ancestor_returns, 0);

@@ -662,6 +662,7 @@ mod tests {
                 "option name CsTable type combo default array var array var dashmap",
                 "option name CutoffChecks type check default false",
                 "option name AncestorChecks type check default true",
+                "option name PvAncestorChecks type check default false",
                 "option name SkipCompletedIterations type check default true",
                 "option name SharedWindows type check default false",
                 "option name SharedAlpha type check default false",

@@ -335,6 +335,11 @@ pub struct ParallelSettings {
     /// searched when this thread reaches it, for its line. When false each thread's alpha rises only with the
     /// moves it searched itself (Weill, Kerrigan).
     pub shared_alpha: bool,
+    /// Both ABDADAs, with `ancestor_checks` and several threads: the ancestor checks re-probe the PV nodes below
+    /// the root too, against their window on entry, so a thread leaves a PV node another thread has finished
+    /// (its exact score stored) instead of searching the rest of its moves again. When false only non-PV nodes
+    /// are re-probed: a PV node searches on for its line.
+    pub pv_ancestor_checks: bool,
     /// Both ABDADAs: the brothers searched after a deferred move keep the place the serial move loop gives
     /// them (the deferred moves counted), so late-move reductions and pruning treat them as one thread would;
     /// when false they count only the moves this thread has searched, and each deferral makes every later
@@ -394,6 +399,7 @@ impl Default for ParallelSettings {
             skip_completed_iterations: true,
             shared_windows: false,
             shared_alpha: false,
+            pv_ancestor_checks: false,
             brothers_keep_places: true,
             abdada_staggered_depths: false,
             abdada_history: HelperHistory::Shared,
@@ -789,6 +795,15 @@ pub static KNOBS: &[Knob] = &[
         help: "both ABDADAs: leave a subtree when another thread's stored result cuts a node of the path above",
         get: |s| KnobValue::Bool(s.ancestor_checks),
         set: |s, v| s.ancestor_checks = boolean(v),
+    },
+    Knob {
+        name: "PvAncestorChecks",
+        flag: "pv-ancestor-checks",
+        algorithms: &[ParallelAlgorithm::Abdada, ParallelAlgorithm::SimplifiedAbdada],
+        kind: KnobKind::Check,
+        help: "both ABDADAs: the ancestor checks re-probe PV nodes too and leave one another thread has finished",
+        get: |s| KnobValue::Bool(s.pv_ancestor_checks),
+        set: |s, v| s.pv_ancestor_checks = boolean(v),
     },
     Knob {
         name: "SkipCompletedIterations",
