@@ -180,7 +180,7 @@ pub(crate) fn position_json(result: &BenchPosition<'_>, counted_duplicates: bool
         concat!(
             "{{\"index\":{},\"fen\":\"{}\",\"depth\":{},\"nodes\":{},\"time_us\":{},\"best_move\":\"{}\",",
             "\"score\":\"{}\",\"tt_hits\":{},\"cutoffs\":{},\"first_move_cutoffs\":{},\"deferred_moves\":{},",
-            "\"cutoff_check_returns\":{},\"ancestor_returns\":{},\"windows_left\":{},\"alpha_adoptions\":{},\"root_researches\":{},\"best_move_changes\":{},",
+            "\"cutoff_check_returns\":{},\"ancestor_returns\":{},\"pv_ancestor_returns\":{},\"windows_left\":{},\"alpha_adoptions\":{},\"root_researches\":{},\"best_move_changes\":{},",
             "\"splits\":{},\"split_tasks\":{},\"aborted_tasks\":{},\"speculative_nodes\":{},\"duplicate_nodes\":{},",
             "\"busy_us\":{},\"idle_us\":{},\"threads\":{}}}"
         ),
@@ -197,6 +197,7 @@ pub(crate) fn position_json(result: &BenchPosition<'_>, counted_duplicates: bool
         stats.deferred_moves,
         stats.cutoff_check_returns,
         stats.ancestor_returns,
+        stats.pv_ancestor_returns,
         stats.windows_left,
         stats.alpha_adoptions,
         stats.root_researches,

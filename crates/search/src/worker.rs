@@ -169,6 +169,9 @@ pub struct ThreadStats {
     /// The ABDADAs: subtrees left because an ancestor check found another thread's result that cuts a node of
     /// the path above.
     pub ancestor_returns: u64,
+    /// The ABDADAs' `PvAncestorChecks`: of `ancestor_returns`, the PV nodes left because another thread had
+    /// finished them.
+    pub pv_ancestor_returns: u64,
     /// The ABDADAs' `SharedWindows`: root searches this thread left because another thread had failed their
     /// aspiration window (the thread went on in the window that thread opened).
     pub windows_left: u64,
@@ -233,6 +236,7 @@ impl ThreadStats {
         self.multi_cuts += other.multi_cuts;
         self.cutoff_check_returns += other.cutoff_check_returns;
         self.ancestor_returns += other.ancestor_returns;
+        self.pv_ancestor_returns += other.pv_ancestor_returns;
         self.windows_left += other.windows_left;
         self.alpha_adoptions += other.alpha_adoptions;
         self.root_researches += other.root_researches;
@@ -470,8 +474,9 @@ pub struct Worker {
     /// restarts its counters for every brother, and brothers of fewer than [`CHECK_INTERVAL`] nodes each would
     /// then never look (with eager splits a whole search can run in such tasks).
     stop_countdown: u64,
-    /// Ancestor checks: the ply of the node the search is unwinding to, and the stored score it returns.
-    unwind_to: Option<(usize, i32)>,
+    /// Ancestor checks: the ply of the node the search is unwinding to, the stored score it returns, and whether
+    /// it is a PV node.
+    unwind_to: Option<(usize, i32, bool)>,
     /// The network's accumulators of the current path (unused with PeSTO's tables).
     pub(crate) accumulators: AccumulatorStack,
     /// The move picker of each ply, refilled in place by the node at that ply (a picker is 1.5 KB: made fresh,
@@ -1291,7 +1296,8 @@ impl<H: SearchHooks> SearchContext<'_, '_, H> {
                     ancestor_ply,
                 )
             {
-                self.worker.unwind_to = Some((ancestor_ply, score));
+                let pv = node.alpha + 1 < node.beta;
+                self.worker.unwind_to = Some((ancestor_ply, score, pv));
                 self.worker.stopped = true;
                 return true;
             }
@@ -1305,13 +1311,14 @@ impl<H: SearchHooks> SearchContext<'_, '_, H> {
     fn unwound(&mut self, ply: usize) -> i32 {
         match self.worker.unwind_to {
             // A singular-extension test at the target's ply is not the target: the stop goes on to the node.
-            Some((target, score)) if target == ply && self.worker.excluded[ply].is_none() => {
+            Some((target, score, pv)) if target == ply && self.worker.excluded[ply].is_none() => {
                 self.worker.unwind_to = None;
                 if self.worker.abandoned || self.shared.abort.load(Ordering::Relaxed) {
                     return 0;
                 }
                 self.worker.stopped = false;
                 self.worker.stats.ancestor_returns += 1;
+                self.worker.stats.pv_ancestor_returns += u64::from(pv);
                 // A PV node's line so far is this thread's, not the stored score's: the line ends here.
                 self.worker.pv.clear(ply);
                 score
@@ -2012,6 +2019,7 @@ mod hook_rules {
             unchecked.ancestor_returns, 0,
             "without the checks the node is searched to the end"
         );
+        assert_eq!(checked.pv_ancestor_returns, 0, "a non-PV node was left");
         // ... and the node, answered by the planted result when it ends, is counted as searched twice (its own
         // nodes: those of its sons that reached their ends are the sons').
         assert!(
@@ -2030,6 +2038,7 @@ mod hook_rules {
             pv_checked.ancestor_returns, 1,
             "the planted PV node is left exactly once"
         );
+        assert_eq!(pv_checked.pv_ancestor_returns, 1);
         let root = Position::from_fen(FEN).unwrap();
         assert!(
             !line.is_empty() && root.legal_moves().contains(&line[0]),

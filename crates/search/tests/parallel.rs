@@ -6,7 +6,7 @@ use eldest_board::Position;
 use eldest_repetition::GameHistory;
 use eldest_search::{
     CsTableKind, Engine, ParallelAlgorithm, ParallelSettings, Score, SearchControl, SearchLimits,
-    SearchOptions, SearchOutcome,
+    SearchOptions, SearchOutcome, ThreadStats,
 };
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -341,51 +341,68 @@ fn shared_windows_move_threads_out_of_windows_another_failed_and_reach_the_depth
     }
 }
 
-#[test]
-fn shared_alpha_takes_up_other_threads_raises_and_still_finds_mates_and_the_depth_asked_for() {
-    // With `SharedAlpha` a thread in a PV node raises its alpha to another thread's stored raise and searches
-    // that thread's move when it reaches it (`alpha_adoptions`): the searches must still find mates, end at
-    // their depth with a legal move and leave nothing behind; one thread searches the plain tree, and without
-    // the knob no alpha is taken up.
+/// A knob of the ABDADAs that reacts to the other threads' stores (`knob`, its counter `fired`): with one thread
+/// the tree is the plain one node for node; at 2 and 4 threads the searches still find mates, end at their depth
+/// with a legal move and leave nothing behind; at 4 threads the knob fires, and off it never does.
+fn assert_a_knob_on_other_threads_stores_keeps_the_searches_sound(
+    knob: &str,
+    fired: fn(&ThreadStats) -> u64,
+) {
     for algorithm in [ParallelAlgorithm::Abdada, ParallelAlgorithm::SimplifiedAbdada] {
         for fen in eldest_search::bench::BENCH_POSITIONS.iter().take(3) {
             let mut plain = Engine::new(16).unwrap();
             let (_, expected) = search(&mut plain, fen, &depth(9), &options(algorithm.into(), 1));
-            let mut sharing = Engine::new(16).unwrap();
+            let mut with_knob = Engine::new(16).unwrap();
             let mut settings = options(algorithm.into(), 1);
-            settings.parallel.shared_alpha = true;
-            let (_, outcome) = search(&mut sharing, fen, &depth(9), &settings);
-            assert_eq!(outcome.nodes, expected.nodes, "{algorithm}, one thread: {fen}");
+            settings.parallel.set_knob(knob, "true").unwrap();
+            let (_, outcome) = search(&mut with_knob, fen, &depth(9), &settings);
+            assert_eq!(
+                outcome.nodes, expected.nodes,
+                "{algorithm}, {knob}, one thread: {fen}"
+            );
             assert_eq!(
                 outcome.best_move, expected.best_move,
-                "{algorithm}, one thread: {fen}"
+                "{algorithm}, {knob}, one thread: {fen}"
             );
         }
-        for (threads, shared_alpha) in [(2, true), (4, true), (4, false)] {
-            let label = format!("{algorithm}, {threads} threads, shared alpha {shared_alpha}");
+        for (threads, on) in [(2, true), (4, true), (4, false)] {
+            let label = format!("{algorithm}, {threads} threads, {knob} {on}");
             let mut engine = Engine::new(16).unwrap();
             let mut settings = options(algorithm.into(), threads);
-            settings.parallel.shared_alpha = shared_alpha;
+            settings.parallel.set_knob(knob, &on.to_string()).unwrap();
             assert_finds_short_mates(&mut engine, &settings, &label);
-            let mut adoptions = 0;
+            let mut fired_total = 0;
             for fen in eldest_search::bench::BENCH_POSITIONS.iter().take(8) {
                 let (position, outcome) = search(&mut engine, fen, &depth(11), &settings);
                 assert!(position.is_legal(outcome.best_move.unwrap()), "{label}: {fen}");
                 assert_eq!(outcome.depth, 11, "{label}: {fen}");
                 assert_eq!(engine.parallel_leftovers(), (0, 0), "{label}: counts left behind");
-                adoptions += engine
-                    .thread_stats()
-                    .iter()
-                    .map(|s| s.alpha_adoptions)
-                    .sum::<u64>();
+                fired_total += engine.thread_stats().iter().map(fired).sum::<u64>();
             }
-            if shared_alpha && threads == 4 {
-                assert!(adoptions > 0, "{label}: no thread ever took up another's alpha");
-            } else if !shared_alpha {
-                assert_eq!(adoptions, 0, "{label}");
+            if on && threads == 4 {
+                assert!(fired_total > 0, "{label}: the knob never fired");
+            } else if !on {
+                assert_eq!(fired_total, 0, "{label}");
             }
         }
     }
+}
+
+#[test]
+fn shared_alpha_takes_up_other_threads_raises_and_still_finds_mates_and_the_depth_asked_for() {
+    // With `SharedAlpha` a thread in a PV node raises its alpha to another thread's stored raise and searches
+    // that thread's move when it reaches it (`alpha_adoptions`).
+    assert_a_knob_on_other_threads_stores_keeps_the_searches_sound("SharedAlpha", |s| s.alpha_adoptions);
+}
+
+#[test]
+fn pv_ancestor_checks_leave_pv_nodes_other_threads_finished_and_still_find_mates_and_the_depth_asked_for() {
+    // With `PvAncestorChecks` a thread leaves a PV node another thread has finished, returning the stored
+    // score with a line that ends there (`pv_ancestor_returns`): a mate's score and the root's move must
+    // survive that.
+    assert_a_knob_on_other_threads_stores_keeps_the_searches_sound("PvAncestorChecks", |s| {
+        s.pv_ancestor_returns
+    });
 }
 
 #[test]
