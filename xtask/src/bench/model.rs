@@ -40,6 +40,16 @@ pub struct PositionRun {
     /// The ABDADAs: subtrees left by the ancestor checks (absent from older files).
     #[serde(default)]
     pub ancestor_returns: u64,
+    /// The ABDADAs' `PvAncestorChecks`: of `ancestor_returns`, the PV nodes left (absent from older files).
+    #[serde(default)]
+    pub pv_ancestor_returns: u64,
+    /// The ABDADAs' `SharedWindows`: root searches left for a window another thread widened (absent from older
+    /// files).
+    #[serde(default)]
+    pub windows_left: u64,
+    /// The ABDADAs' `SharedAlpha`: raises of alpha taken up from another thread (absent from older files).
+    #[serde(default)]
+    pub alpha_adoptions: u64,
     /// Root searches of the main thread repeated after an aspiration failure (absent from older files).
     #[serde(default)]
     pub root_researches: u64,
