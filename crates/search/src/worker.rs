@@ -474,9 +474,8 @@ pub struct Worker {
     /// restarts its counters for every brother, and brothers of fewer than [`CHECK_INTERVAL`] nodes each would
     /// then never look (with eager splits a whole search can run in such tasks).
     stop_countdown: u64,
-    /// Ancestor checks: the ply of the node the search is unwinding to, the stored score it returns, and whether
-    /// it is a PV node.
-    unwind_to: Option<(usize, i32, bool)>,
+    /// Ancestor checks: the ply of the node the search is unwinding to, and the stored score it returns.
+    unwind_to: Option<(usize, i32)>,
     /// The network's accumulators of the current path (unused with PeSTO's tables).
     pub(crate) accumulators: AccumulatorStack,
     /// The move picker of each ply, refilled in place by the node at that ply (a picker is 1.5 KB: made fresh,
@@ -1296,8 +1295,7 @@ impl<H: SearchHooks> SearchContext<'_, '_, H> {
                     ancestor_ply,
                 )
             {
-                let pv = node.alpha + 1 < node.beta;
-                self.worker.unwind_to = Some((ancestor_ply, score, pv));
+                self.worker.unwind_to = Some((ancestor_ply, score));
                 self.worker.stopped = true;
                 return true;
             }
@@ -1311,14 +1309,16 @@ impl<H: SearchHooks> SearchContext<'_, '_, H> {
     fn unwound(&mut self, ply: usize) -> i32 {
         match self.worker.unwind_to {
             // A singular-extension test at the target's ply is not the target: the stop goes on to the node.
-            Some((target, score, pv)) if target == ply && self.worker.excluded[ply].is_none() => {
+            Some((target, score)) if target == ply && self.worker.excluded[ply].is_none() => {
                 self.worker.unwind_to = None;
                 if self.worker.abandoned || self.shared.abort.load(Ordering::Relaxed) {
                     return 0;
                 }
                 self.worker.stopped = false;
                 self.worker.stats.ancestor_returns += 1;
-                self.worker.stats.pv_ancestor_returns += u64::from(pv);
+                // The path still holds the target's entry window (only deeper plies were written since).
+                let target = &self.worker.path[ply];
+                self.worker.stats.pv_ancestor_returns += u64::from(target.alpha + 1 < target.beta);
                 // A PV node's line so far is this thread's, not the stored score's: the line ends here.
                 self.worker.pv.clear(ply);
                 score
