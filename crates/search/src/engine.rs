@@ -599,7 +599,8 @@ impl Engine {
                 .then_some(&root_windows),
             brothers_keep_places: settings.brothers_keep_places,
             shared_alpha: abdadas && settings.shared_alpha && self.workers.len() > 1,
-            pv_ancestor_checks: abdadas && settings.pv_ancestor_checks && self.workers.len() > 1,
+            pv_ancestor_min_depth: (abdadas && settings.pv_ancestor_checks && self.workers.len() > 1)
+                .then_some(settings.pv_ancestor_min_depth),
             params: &options.params,
             reductions: &self.reductions,
             evaluation: &self.evaluation,

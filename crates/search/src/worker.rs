@@ -108,9 +108,9 @@ pub struct SharedSearch<'a> {
     /// The ABDADAs' `SharedAlpha` (several threads): PV nodes publish each raise of alpha in the table and read
     /// the other threads' before each move.
     pub shared_alpha: bool,
-    /// The ABDADAs' `PvAncestorChecks` (several threads, with the ancestor checks): PV nodes below the root are
-    /// re-probed too, against their window on entry.
-    pub pv_ancestor_checks: bool,
+    /// The ABDADAs' `PvAncestorChecks` (several threads, with the ancestor checks): PV nodes below the root of at
+    /// least this remaining depth (`PvAncestorMinDepth`) are re-probed too, against their window on entry.
+    pub pv_ancestor_min_depth: Option<i32>,
     /// The search's constants.
     pub params: &'a SearchParams,
     /// The static evaluation: the network or PeSTO's tables.
@@ -841,7 +841,10 @@ impl<H: SearchHooks> SearchContext<'_, '_, H> {
                     // A PV node already answered by its entry searches on for its line (the rule above); its
                     // own entry must not end it from below.
                     checked: depth >= CUTOFF_CHECK_MIN_DEPTH
-                        && (!PV || self.shared.pv_ancestor_checks && !root && !answered_at_entry),
+                        && (!PV
+                            || self.shared.pv_ancestor_min_depth.is_some_and(|min| depth >= min)
+                                && !root
+                                && !answered_at_entry),
                 };
             }
             if self.ancestor_cut(ply) {
@@ -1694,18 +1697,18 @@ mod hook_rules {
             defer_everything,
             enter_with_probe,
         };
-        let (score, _, _) = search_with(fen, depth, &tt, &hooks, (brothers_keep_places, false, false));
+        let (score, _, _) = search_with(fen, depth, &tt, &hooks, (brothers_keep_places, false, None));
         (hooks.events.into_inner().unwrap(), score)
     }
 
     /// Iterative deepening to `depth` on one thread with `hooks` (and `BrothersKeepPlaces`, `SharedAlpha` and
-    /// `PvAncestorChecks` as given): the score, the thread's counters and the root's line.
+    /// `PvAncestorChecks`' floor as given): the score, the thread's counters and the root's line.
     fn search_with<H: SearchHooks>(
         fen: &str,
         depth: i32,
         tt: &TranspositionTable,
         hooks: &H,
-        (brothers_keep_places, shared_alpha, pv_ancestor_checks): (bool, bool, bool),
+        (brothers_keep_places, shared_alpha, pv_ancestor_min_depth): (bool, bool, Option<i32>),
     ) -> (i32, ThreadStats, Vec<Move>) {
         let position = Position::from_fen(fen).unwrap();
         let control = SearchControl::new();
@@ -1728,7 +1731,7 @@ mod hook_rules {
             root_windows: None,
             brothers_keep_places,
             shared_alpha,
-            pv_ancestor_checks,
+            pv_ancestor_min_depth,
             params: &SearchParams::DEFAULT,
             reductions: &Reductions::new(&SearchParams::DEFAULT),
             evaluation: &Evaluation::Pesto,
@@ -1984,13 +1987,13 @@ mod hook_rules {
     }
 
     /// A search to `depth` with a [`Planter`] that plants (or not, in a PV node or not) and the ancestor checks
-    /// on or off, PV nodes' with `pv_checks`: the score, the counters, whether a result was planted, and the
-    /// root's line.
+    /// on or off, PV nodes' from the depth `pv_checks` gives: the score, the counters, whether a result was
+    /// planted, and the root's line.
     fn planted_search(
         depth: i32,
         (plant, pv): (bool, bool),
         ancestor_checks: bool,
-        pv_checks: bool,
+        pv_checks: Option<i32>,
     ) -> (i32, ThreadStats, bool, Vec<Move>) {
         let tt = TranspositionTable::new(16).unwrap();
         let hooks = Planter {
@@ -2007,13 +2010,13 @@ mod hook_rules {
 
     #[test]
     fn a_node_cut_by_another_threads_result_is_left_from_below_once_and_the_search_goes_on() {
-        let (_, checked, planted, _) = planted_search(11, (true, false), true, false);
+        let (_, checked, planted, _) = planted_search(11, (true, false), true, None);
         assert!(planted, "no node deep enough to plant in");
         assert_eq!(
             checked.ancestor_returns, 1,
             "the planted node is left exactly once"
         );
-        let (_, unchecked, planted, _) = planted_search(11, (true, false), false, false);
+        let (_, unchecked, planted, _) = planted_search(11, (true, false), false, None);
         assert!(planted, "no node deep enough to plant in");
         assert_eq!(
             unchecked.ancestor_returns, 0,
@@ -2032,7 +2035,8 @@ mod hook_rules {
 
     #[test]
     fn a_pv_node_another_thread_has_finished_is_left_from_below_once_with_pv_ancestor_checks() {
-        let (_, pv_checked, planted, line) = planted_search(11, (true, true), true, true);
+        let (_, pv_checked, planted, line) =
+            planted_search(11, (true, true), true, Some(CUTOFF_CHECK_MIN_DEPTH));
         assert!(planted, "no PV node deep enough to plant in");
         assert_eq!(
             pv_checked.ancestor_returns, 1,
@@ -2045,9 +2049,24 @@ mod hook_rules {
             "{line:?}"
         );
         // Without the knob the ancestor checks leave PV nodes alone, as before it.
-        let (_, unchecked, planted, _) = planted_search(11, (true, true), true, false);
+        let (_, unchecked, planted, _) = planted_search(11, (true, true), true, None);
         assert!(planted);
         assert_eq!(unchecked.ancestor_returns, 0);
+    }
+
+    #[test]
+    fn pv_ancestor_min_depth_leaves_pv_nodes_above_it_and_keeps_those_below() {
+        // The planted PV node is at ply 1, planted in the first iteration that gives it a remaining depth of 8.
+        let (_, deep_enough, planted, _) = planted_search(11, (true, true), true, Some(8));
+        assert!(planted, "no PV node deep enough to plant in");
+        assert_eq!(deep_enough.pv_ancestor_returns, 1, "a floor below the node: left");
+        let (_, too_shallow, planted, _) = planted_search(11, (true, true), true, Some(12));
+        assert!(planted);
+        assert_eq!(
+            (too_shallow.ancestor_returns, too_shallow.pv_ancestor_returns),
+            (0, 0),
+            "a floor above the node: searched to its end"
+        );
     }
 
     /// Plays "another thread" at the root (`SharedAlpha`): when the root of the last iteration first asks about
@@ -2110,7 +2129,7 @@ mod hook_rules {
                 lead: 400,
                 raised: Mutex::new(None),
             };
-            let (score, stats, line) = search_with(FEN, depth, &tt, &hooks, (true, shared_alpha, false));
+            let (score, stats, line) = search_with(FEN, depth, &tt, &hooks, (true, shared_alpha, None));
             let (other, raised) = hooks
                 .raised
                 .lock()
@@ -2131,8 +2150,9 @@ mod hook_rules {
 
     #[test]
     fn ancestor_checks_change_nothing_when_no_other_thread_stores() {
-        let (with_checks, checked, _, _) = planted_search(10, (false, false), true, true);
-        let (without, unchecked, _, _) = planted_search(10, (false, false), false, false);
+        let (with_checks, checked, _, _) =
+            planted_search(10, (false, false), true, Some(CUTOFF_CHECK_MIN_DEPTH));
+        let (without, unchecked, _, _) = planted_search(10, (false, false), false, None);
         assert_eq!(with_checks, without);
         assert_eq!(checked.nodes, unchecked.nodes, "the same tree, node for node");
         assert_eq!(checked.ancestor_returns, 0);

@@ -406,6 +406,26 @@ fn pv_ancestor_checks_leave_pv_nodes_other_threads_finished_and_still_find_mates
 }
 
 #[test]
+fn pv_ancestor_min_depth_above_every_node_leaves_no_pv_node() {
+    // `PvAncestorMinDepth` is the floor of the PV nodes `PvAncestorChecks` re-probes: at 64 no node of a
+    // depth-11 search is deep enough, so no PV node is left, while the non-PV ancestor checks go on.
+    for algorithm in [ParallelAlgorithm::Abdada, ParallelAlgorithm::SimplifiedAbdada] {
+        let label = format!("{algorithm}, 4 threads, PvAncestorMinDepth 64");
+        let mut engine = Engine::new(16).unwrap();
+        let mut settings = options(algorithm.into(), 4);
+        settings.parallel.set_knob("PvAncestorChecks", "true").unwrap();
+        settings.parallel.set_knob("PvAncestorMinDepth", "64").unwrap();
+        for fen in eldest_search::bench::BENCH_POSITIONS.iter().take(8) {
+            let (position, outcome) = search(&mut engine, fen, &depth(11), &settings);
+            assert!(position.is_legal(outcome.best_move.unwrap()), "{label}: {fen}");
+            assert_eq!(outcome.depth, 11, "{label}: {fen}");
+            let left: u64 = engine.thread_stats().iter().map(|s| s.pv_ancestor_returns).sum();
+            assert_eq!(left, 0, "{label}: {fen}");
+        }
+    }
+}
+
+#[test]
 fn staggered_depths_reach_the_depth_limit_find_mates_and_leave_nothing_behind() {
     // With `StaggeredDepths` odd helpers run one ply ahead of the main thread; every iteration a helper completes
     // first is adopted by the others. A depth-limited search must still end at exactly its depth (a helper is

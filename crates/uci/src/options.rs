@@ -663,6 +663,7 @@ mod tests {
                 "option name CutoffChecks type check default false",
                 "option name AncestorChecks type check default true",
                 "option name PvAncestorChecks type check default false",
+                "option name PvAncestorMinDepth type spin default 4 min 4 max 64",
                 "option name SkipCompletedIterations type check default true",
                 "option name SharedWindows type check default false",
                 "option name SharedAlpha type check default false",

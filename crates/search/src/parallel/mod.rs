@@ -340,6 +340,10 @@ pub struct ParallelSettings {
     /// (its exact score stored) instead of searching the rest of its moves again. When false only non-PV nodes
     /// are re-probed: a PV node searches on for its line.
     pub pv_ancestor_checks: bool,
+    /// Both ABDADAs, with `pv_ancestor_checks`: the shallowest remaining depth of a PV node the ancestor checks
+    /// re-probe (4, the checks' own floor, re-probes them all). Leaving a shallow PV node saves little and ends
+    /// the reported line there; a deep one is where the thread would search a finished subtree's moves again.
+    pub pv_ancestor_min_depth: i32,
     /// Both ABDADAs: the brothers searched after a deferred move keep the place the serial move loop gives
     /// them (the deferred moves counted), so late-move reductions and pruning treat them as one thread would;
     /// when false they count only the moves this thread has searched, and each deferral makes every later
@@ -400,6 +404,7 @@ impl Default for ParallelSettings {
             shared_windows: false,
             shared_alpha: false,
             pv_ancestor_checks: false,
+            pv_ancestor_min_depth: 4,
             brothers_keep_places: true,
             abdada_staggered_depths: false,
             abdada_history: HelperHistory::Shared,
@@ -804,6 +809,15 @@ pub static KNOBS: &[Knob] = &[
         help: "both ABDADAs: the ancestor checks re-probe PV nodes too and leave one another thread has finished",
         get: |s| KnobValue::Bool(s.pv_ancestor_checks),
         set: |s, v| s.pv_ancestor_checks = boolean(v),
+    },
+    Knob {
+        name: "PvAncestorMinDepth",
+        flag: "pv-ancestor-min-depth",
+        algorithms: &[ParallelAlgorithm::Abdada, ParallelAlgorithm::SimplifiedAbdada],
+        kind: KnobKind::Spin { min: 4, max: 64 },
+        help: "both ABDADAs, with PvAncestorChecks: re-probe only PV nodes of at least this remaining depth (4: all)",
+        get: |s| KnobValue::Int(i64::from(s.pv_ancestor_min_depth)),
+        set: |s, v| s.pv_ancestor_min_depth = int(v) as i32,
     },
     Knob {
         name: "SkipCompletedIterations",
