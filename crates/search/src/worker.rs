@@ -74,8 +74,9 @@ const QUIETS_ON_STACK: usize = 64;
 /// Singular extensions apply only this many plies per ply of the iteration's depth from the root (Stockfish's
 /// bound): past it a line of lone moves, a perpetual check's, would otherwise keep its depth forever.
 const EXTENSION_PLIES_PER_DEPTH: usize = 2;
-/// Kerrigan's cutoff checks start at this remaining depth.
-const CUTOFF_CHECK_MIN_DEPTH: i32 = 4;
+/// Kerrigan's cutoff checks, and the ancestor checks, start at this remaining depth (also the floor and default
+/// of `PvAncestorMinDepth`).
+pub(crate) const CUTOFF_CHECK_MIN_DEPTH: i32 = 4;
 /// `SharedAlpha`: PV nodes of at least this remaining depth publish and read their threads' alphas (below it a
 /// node's moves are over before another thread's raise could help).
 const SHARED_ALPHA_MIN_DEPTH: i32 = 4;

@@ -44,7 +44,7 @@ pub mod simplified_abdada;
 pub mod windows;
 pub mod ybwc;
 
-use crate::worker::Worker;
+use crate::worker::{CUTOFF_CHECK_MIN_DEPTH, Worker};
 use std::fmt;
 use std::str::FromStr;
 
@@ -404,7 +404,7 @@ impl Default for ParallelSettings {
             shared_windows: false,
             shared_alpha: false,
             pv_ancestor_checks: false,
-            pv_ancestor_min_depth: 4,
+            pv_ancestor_min_depth: CUTOFF_CHECK_MIN_DEPTH,
             brothers_keep_places: true,
             abdada_staggered_depths: false,
             abdada_history: HelperHistory::Shared,
@@ -814,7 +814,11 @@ pub static KNOBS: &[Knob] = &[
         name: "PvAncestorMinDepth",
         flag: "pv-ancestor-min-depth",
         algorithms: &[ParallelAlgorithm::Abdada, ParallelAlgorithm::SimplifiedAbdada],
-        kind: KnobKind::Spin { min: 4, max: 64 },
+        // Below the ancestor checks' own floor no node is on the checked path: a smaller value would read as more.
+        kind: KnobKind::Spin {
+            min: CUTOFF_CHECK_MIN_DEPTH as i64,
+            max: 64,
+        },
         help: "both ABDADAs, with PvAncestorChecks: re-probe only PV nodes of at least this remaining depth (4: all)",
         get: |s| KnobValue::Int(i64::from(s.pv_ancestor_min_depth)),
         set: |s, v| s.pv_ancestor_min_depth = int(v) as i32,
