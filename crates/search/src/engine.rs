@@ -540,7 +540,15 @@ impl Engine {
         };
         if algorithm == ParallelAlgorithm::SimplifiedAbdada {
             match settings.cs_table {
-                CsTableKind::Array => self.prepare_currently_searching(settings.cs_rows, settings.cs_ways),
+                CsTableKind::Array => {
+                    // By node, every thread may be searching a move of one node at once: a way each.
+                    let ways = if settings.cs_rows_by_node {
+                        settings.cs_ways.max(threads)
+                    } else {
+                        settings.cs_ways
+                    };
+                    self.prepare_currently_searching(settings.cs_rows, ways);
+                }
                 CsTableKind::DashMap => {
                     if self.dash_currently_searching.occupied() != 0 {
                         self.dash_currently_searching.clear();
@@ -685,6 +693,7 @@ impl Engine {
                     let hooks = SimplifiedAbdadaHooks {
                         table: &self.currently_searching,
                         defer_depth: settings.defer_depth,
+                        rows_by_node: settings.cs_rows_by_node,
                         cutoff_checks: settings.cutoff_checks,
                         ancestor_checks: settings.ancestor_checks,
                         remote,
@@ -695,6 +704,7 @@ impl Engine {
                     let hooks = SimplifiedAbdadaHooks {
                         table: &self.dash_currently_searching,
                         defer_depth: settings.defer_depth,
+                        rows_by_node: settings.cs_rows_by_node,
                         cutoff_checks: settings.cutoff_checks,
                         ancestor_checks: settings.ancestor_checks,
                         remote,

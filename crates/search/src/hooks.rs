@@ -26,7 +26,8 @@ use eldest_board::Move;
 /// let context = MoveContext { key, mv, child_key, depth: 6, alpha: 0, beta: 1, ply: 2, place: 1 };
 /// let table = CurrentlySearching::new(64, 4);
 /// let hooks = SimplifiedAbdadaHooks {
-///     table: &table, defer_depth: 3, cutoff_checks: true, ancestor_checks: false, remote: None,
+///     table: &table, defer_depth: 3, rows_by_node: false, cutoff_checks: true, ancestor_checks: false,
+///     remote: None,
 /// };
 /// hooks.starting_move(context.key, context.mv, context.depth); // as another thread would
 /// assert!(hooks.defer_move(&context));
@@ -143,7 +144,8 @@ pub trait SearchHooks: Sync {
     /// let (e4, d4) = (root.parse_uci_move("e2e4").unwrap(), root.parse_uci_move("d2d4").unwrap());
     /// let table = CurrentlySearching::new(64, 4);
     /// let hooks = SimplifiedAbdadaHooks {
-    ///     table: &table, defer_depth: 3, cutoff_checks: true, ancestor_checks: false, remote: None,
+    ///     table: &table, defer_depth: 3, rows_by_node: false, cutoff_checks: true, ancestor_checks: false,
+    ///     remote: None,
     /// };
     /// hooks.starting_move(root.key(), e4, 5);
     /// assert!(table.contains(kerrigan_move_hash(root.key(), e4)));
@@ -166,7 +168,8 @@ pub trait SearchHooks: Sync {
     /// let e4 = root.parse_uci_move("e2e4").unwrap();
     /// let table = CurrentlySearching::new(64, 4);
     /// let hooks = SimplifiedAbdadaHooks {
-    ///     table: &table, defer_depth: 3, cutoff_checks: true, ancestor_checks: false, remote: None,
+    ///     table: &table, defer_depth: 3, rows_by_node: false, cutoff_checks: true, ancestor_checks: false,
+    ///     remote: None,
     /// };
     /// hooks.starting_move(root.key(), e4, 5);
     /// hooks.finished_move(root.key(), e4, 5);
@@ -243,7 +246,8 @@ pub trait SearchHooks: Sync {
     ///
     /// let table = CurrentlySearching::new(64, 4);
     /// let hooks = SimplifiedAbdadaHooks {
-    ///     table: &table, defer_depth: 3, cutoff_checks: true, ancestor_checks: false, remote: None,
+    ///     table: &table, defer_depth: 3, rows_by_node: false, cutoff_checks: true, ancestor_checks: false,
+    ///     remote: None,
     /// };
     /// assert!(hooks.cutoff_checks());
     /// // Alone, no other thread can store a result that cuts.

@@ -27,15 +27,17 @@ fn options(algorithm: Variant, threads: usize) -> SearchOptions {
     }
 }
 
-/// An algorithm as a user selects it: its name and, for simplified ABDADA, the `CsTable` structure.
+/// An algorithm as a user selects it: its name and, for simplified ABDADA, the `CsTable` structure and whether
+/// a node's marks share one row (`CsRowsByNode`).
 #[derive(Debug, Clone, Copy)]
-struct Variant(ParallelAlgorithm, CsTableKind);
+struct Variant(ParallelAlgorithm, CsTableKind, bool);
 
 impl Variant {
     fn settings(self) -> ParallelSettings {
         ParallelSettings {
             algorithm: self.0,
             cs_table: self.1,
+            cs_rows_by_node: self.2,
             ..ParallelSettings::default()
         }
     }
@@ -43,13 +45,14 @@ impl Variant {
 
 impl From<ParallelAlgorithm> for Variant {
     fn from(algorithm: ParallelAlgorithm) -> Variant {
-        Variant(algorithm, CsTableKind::Array)
+        Variant(algorithm, CsTableKind::Array, true)
     }
 }
 
 impl std::fmt::Display for Variant {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{} ({})", self.0, self.1)
+        let rows = if self.2 { "rows by node" } else { "rows by move" };
+        write!(f, "{} ({}, {rows})", self.0, self.1)
     }
 }
 
@@ -90,13 +93,14 @@ fn assert_finds_short_mates(engine: &mut Engine, options: &SearchOptions, label:
     }
 }
 
-/// Every algorithm, and simplified ABDADA over both `currently_searching` structures.
-const ALGORITHMS: [Variant; 5] = [
-    Variant(ParallelAlgorithm::Lazy, CsTableKind::Array),
-    Variant(ParallelAlgorithm::Ybwc, CsTableKind::Array),
-    Variant(ParallelAlgorithm::Abdada, CsTableKind::Array),
-    Variant(ParallelAlgorithm::SimplifiedAbdada, CsTableKind::Array),
-    Variant(ParallelAlgorithm::SimplifiedAbdada, CsTableKind::DashMap),
+/// Every algorithm, and simplified ABDADA over both `currently_searching` structures and both row placements.
+const ALGORITHMS: [Variant; 6] = [
+    Variant(ParallelAlgorithm::Lazy, CsTableKind::Array, true),
+    Variant(ParallelAlgorithm::Ybwc, CsTableKind::Array, true),
+    Variant(ParallelAlgorithm::Abdada, CsTableKind::Array, true),
+    Variant(ParallelAlgorithm::SimplifiedAbdada, CsTableKind::Array, true),
+    Variant(ParallelAlgorithm::SimplifiedAbdada, CsTableKind::Array, false),
+    Variant(ParallelAlgorithm::SimplifiedAbdada, CsTableKind::DashMap, true),
 ];
 
 #[test]
@@ -270,9 +274,10 @@ fn the_second_copy_of_a_node_two_threads_searched_is_counted_and_one_thread_coun
 fn the_abdadas_defer_moves_when_threads_share_the_work() {
     // A deep enough search on 4 threads must hit busy younger brothers at least once.
     for algorithm in [
-        Variant(ParallelAlgorithm::Abdada, CsTableKind::Array),
-        Variant(ParallelAlgorithm::SimplifiedAbdada, CsTableKind::Array),
-        Variant(ParallelAlgorithm::SimplifiedAbdada, CsTableKind::DashMap),
+        Variant(ParallelAlgorithm::Abdada, CsTableKind::Array, true),
+        Variant(ParallelAlgorithm::SimplifiedAbdada, CsTableKind::Array, true),
+        Variant(ParallelAlgorithm::SimplifiedAbdada, CsTableKind::Array, false),
+        Variant(ParallelAlgorithm::SimplifiedAbdada, CsTableKind::DashMap, true),
     ] {
         let mut engine = Engine::new(16).unwrap();
         let fen = "r1bq1rk1/ppp1nppp/4n3/3p3Q/3P4/1BP1B3/PP1N2PP/R4RK1 w - - 1 16";

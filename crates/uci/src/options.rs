@@ -659,6 +659,7 @@ mod tests {
                 "option name DeferDepth type spin default 3 min 1 max 64",
                 "option name CsTableRows type spin default 32768 min 1 max 4194304",
                 "option name CsWays type spin default 4 min 1 max 64",
+                "option name CsRowsByNode type check default true",
                 "option name CsTable type combo default array var array var dashmap",
                 "option name CutoffChecks type check default false",
                 "option name AncestorChecks type check default true",

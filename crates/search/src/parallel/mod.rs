@@ -275,6 +275,10 @@ pub struct ParallelSettings {
     pub cs_rows: usize,
     /// Simplified ABDADA: ways (slots) per row (note 2).
     pub cs_ways: usize,
+    /// Simplified ABDADA: a move's mark goes in the row of its node's key, so the checks of a node's younger
+    /// brothers read one row (one cache line) instead of one row each (Kerrigan's placement by the move's
+    /// hash, note 4); the rows get at least one way per thread, as many as can search one node's moves.
+    pub cs_rows_by_node: bool,
     /// Simplified ABDADA: which structure holds the `currently_searching` marks.
     pub cs_table: CsTableKind,
     /// YBWC: the shallowest remaining depth at which a node's younger brothers are searched in parallel.
@@ -386,6 +390,7 @@ impl Default for ParallelSettings {
             defer_depth: 3,
             cs_rows: 32_768,
             cs_ways: 4,
+            cs_rows_by_node: true,
             cs_table: CsTableKind::Array,
             min_split_depth: 4,
             split_only_when_idle: true,
@@ -769,6 +774,15 @@ pub static KNOBS: &[Knob] = &[
         help: "simplified ABDADA: slots per row of currently_searching (Kerrigan: 4)",
         get: |s| KnobValue::Int(s.cs_ways as i64),
         set: |s, v| s.cs_ways = int(v) as usize,
+    },
+    Knob {
+        name: "CsRowsByNode",
+        flag: "cs-rows-by-node",
+        algorithms: &[ParallelAlgorithm::SimplifiedAbdada],
+        kind: KnobKind::Check,
+        help: "simplified ABDADA: a node's moves share one row of currently_searching, at least one way per thread (Kerrigan: false, a row per move hash)",
+        get: |s| KnobValue::Bool(s.cs_rows_by_node),
+        set: |s, v| s.cs_rows_by_node = boolean(v),
     },
     Knob {
         name: "CsTable",

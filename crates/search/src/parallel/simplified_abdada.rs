@@ -3,9 +3,11 @@
 //! second pass. Only at depth ≥ DeferDepth (note 1), never for the first move, the re-search after a null-window
 //! fail-high, or deferred moves (notes 5.1–5.3: the node routine's hook points guarantee those).
 //!
-//! One measured departure, a knob of [`super::KNOBS`]: a thread leaves a subtree as soon as it finds another
+//! Two measured departures, knobs of [`super::KNOBS`]: a thread leaves a subtree as soon as it finds another
 //! thread's stored result cutting a node above it (`AncestorChecks`, on by default; Kerrigan's own cutoff check,
-//! `CutoffChecks`, looks only at the node between two moves).
+//! `CutoffChecks`, looks only at the node between two moves); and a mark's row is picked by its node's key, not
+//! by the move's hash (`CsRowsByNode`, on by default), so the checks of a node's younger brothers read one cache
+//! line — the same marks, fewer misses.
 //!
 //! # Examples
 //!
@@ -188,6 +190,67 @@ pub trait MoveMarks: Sync {
     /// assert_eq!(marks.occupied(), 0);
     /// ```
     fn finished(&self, hash: u64);
+
+    /// [`contains`](Self::contains) where a table with rows may look in the row of `row_key` instead of the
+    /// row of `hash` itself: the node's key when a node's moves share one row (`CsRowsByNode`). A set has no
+    /// rows and ignores it.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use eldest_search::{CurrentlySearching, DashCurrentlySearching, MoveMarks};
+    ///
+    /// let (array, set) = (CurrentlySearching::new(64, 4), DashCurrentlySearching::new());
+    /// for marks in [&array as &dyn MoveMarks, &set] {
+    ///     marks.starting_in(7, 0x51);
+    ///     assert!(marks.contains_in(7, 0x51));
+    /// }
+    /// // The array looks only in the row it was told: the mark is in row 7, not in the hash's own row 0x51 & 63.
+    /// assert!(!array.contains(0x51) && set.contains(0x51));
+    /// ```
+    #[inline]
+    fn contains_in(&self, row_key: u64, hash: u64) -> bool {
+        let _ = row_key;
+        self.contains(hash)
+    }
+
+    /// [`starting`](Self::starting) in the row of `row_key` (see [`contains_in`](Self::contains_in)).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use eldest_search::{CurrentlySearching, MoveMarks};
+    ///
+    /// let table = CurrentlySearching::new(64, 4);
+    /// // Two moves of the node with key 9 share its row.
+    /// table.starting_in(9, 0x100);
+    /// table.starting_in(9, 0x200);
+    /// assert!(table.contains_in(9, 0x100) && table.contains_in(9, 0x200));
+    /// assert_eq!(table.occupied(), 2);
+    /// ```
+    #[inline]
+    fn starting_in(&self, row_key: u64, hash: u64) {
+        let _ = row_key;
+        self.starting(hash);
+    }
+
+    /// [`finished`](Self::finished) in the row of `row_key` (see [`contains_in`](Self::contains_in)).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use eldest_search::{CurrentlySearching, MoveMarks};
+    ///
+    /// let table = CurrentlySearching::new(64, 4);
+    /// table.starting_in(9, 0x100);
+    /// table.finished_in(9, 0x100);
+    /// assert_eq!(table.occupied(), 0);
+    /// ```
+    #[inline]
+    fn finished_in(&self, row_key: u64, hash: u64) {
+        let _ = row_key;
+        self.finished(hash);
+    }
 }
 
 impl MoveMarks for CurrentlySearching {
@@ -204,6 +267,21 @@ impl MoveMarks for CurrentlySearching {
     #[inline]
     fn finished(&self, hash: u64) {
         CurrentlySearching::finished(self, hash);
+    }
+
+    #[inline]
+    fn contains_in(&self, row_key: u64, hash: u64) -> bool {
+        CurrentlySearching::contains_in(self, row_key, hash)
+    }
+
+    #[inline]
+    fn starting_in(&self, row_key: u64, hash: u64) {
+        CurrentlySearching::starting_in(self, row_key, hash);
+    }
+
+    #[inline]
+    fn finished_in(&self, row_key: u64, hash: u64) {
+        CurrentlySearching::finished_in(self, row_key, hash);
     }
 }
 
@@ -367,8 +445,8 @@ impl CurrentlySearching {
     }
 
     #[inline]
-    fn row(&self, hash: u64) -> &[AtomicU64] {
-        let row = (hash as usize) & (self.rows - 1);
+    fn row(&self, row_key: u64) -> &[AtomicU64] {
+        let row = (row_key as usize) & (self.rows - 1);
         &self.slots[row * self.ways..(row + 1) * self.ways]
     }
 
@@ -387,7 +465,27 @@ impl CurrentlySearching {
     /// ```
     #[inline]
     pub fn contains(&self, hash: u64) -> bool {
-        self.row(hash)
+        self.contains_in(hash, hash)
+    }
+
+    /// [`contains`](Self::contains), looking in the row the low bits of `row_key` pick (Kerrigan's placement
+    /// passes the hash itself; `CsRowsByNode` the node's key, so that all of a node's moves share one row and
+    /// the checks of its younger brothers read one cache line).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use eldest_search::CurrentlySearching;
+    ///
+    /// let table = CurrentlySearching::new(4, 2);
+    /// table.starting_in(2, 0x15);
+    /// assert!(table.contains_in(2, 0x15) && table.contains_in(6, 0x15));
+    /// // Row 1, the hash's own, does not hold it.
+    /// assert!(!table.contains(0x15));
+    /// ```
+    #[inline]
+    pub fn contains_in(&self, row_key: u64, hash: u64) -> bool {
+        self.row(row_key)
             .iter()
             .any(|slot| slot.load(Ordering::Relaxed) == hash)
     }
@@ -408,7 +506,26 @@ impl CurrentlySearching {
     /// ```
     #[inline]
     pub fn starting(&self, hash: u64) {
-        let row = self.row(hash);
+        self.starting_in(hash, hash);
+    }
+
+    /// [`starting`](Self::starting) in the row of `row_key` (see [`contains_in`](Self::contains_in)).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use eldest_search::CurrentlySearching;
+    ///
+    /// let table = CurrentlySearching::new(4, 2);
+    /// // Three moves of one node in its row of two ways: the third overwrites the first slot.
+    /// for hash in [0x10, 0x20, 0x30] {
+    ///     table.starting_in(3, hash);
+    /// }
+    /// assert!(!table.contains_in(3, 0x10) && table.contains_in(3, 0x20) && table.contains_in(3, 0x30));
+    /// ```
+    #[inline]
+    pub fn starting_in(&self, row_key: u64, hash: u64) {
+        let row = self.row(row_key);
         for slot in row {
             let current = slot.load(Ordering::Relaxed);
             if current == 0 {
@@ -442,7 +559,27 @@ impl CurrentlySearching {
     /// ```
     #[inline]
     pub fn finished(&self, hash: u64) {
-        for slot in self.row(hash) {
+        self.finished_in(hash, hash);
+    }
+
+    /// [`finished`](Self::finished) in the row of `row_key` (see [`contains_in`](Self::contains_in)).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use eldest_search::CurrentlySearching;
+    ///
+    /// let table = CurrentlySearching::new(4, 2);
+    /// table.starting_in(3, 0x10);
+    /// // Finishing in another row leaves the mark where it is.
+    /// table.finished(0x10);
+    /// assert!(table.contains_in(3, 0x10));
+    /// table.finished_in(3, 0x10);
+    /// assert_eq!(table.occupied(), 0);
+    /// ```
+    #[inline]
+    pub fn finished_in(&self, row_key: u64, hash: u64) {
+        for slot in self.row(row_key) {
             if slot.load(Ordering::Relaxed) == hash {
                 slot.store(0, Ordering::Relaxed);
             }
@@ -505,7 +642,8 @@ impl CurrentlySearching {
 /// let context = MoveContext { key, mv, child_key, depth: 5, alpha: 0, beta: 1, ply: 0, place: 1 };
 /// let marks = DashCurrentlySearching::new();
 /// let hooks = SimplifiedAbdadaHooks {
-///     table: &marks, defer_depth: 3, cutoff_checks: false, ancestor_checks: true, remote: None,
+///     table: &marks, defer_depth: 3, rows_by_node: true, cutoff_checks: false, ancestor_checks: true,
+///     remote: None,
 /// };
 /// hooks.starting_move(context.key, context.mv, context.depth); // as another thread would
 /// assert!(hooks.defer_move(&context));
@@ -518,6 +656,9 @@ pub struct SimplifiedAbdadaHooks<'a, T: MoveMarks = CurrentlySearching> {
     pub table: &'a T,
     /// DEFER_DEPTH: below it the table is not touched at all (note 1).
     pub defer_depth: i32,
+    /// `CsRowsByNode`: a move's mark goes in the row of its node's key, so a node's moves share one row,
+    /// instead of the row of its own hash (Kerrigan, note 4).
+    pub rows_by_node: bool,
     /// `CutoffChecks`: Kerrigan's re-probe of a node with deferred moves.
     pub cutoff_checks: bool,
     /// `AncestorChecks`: re-probe the path's nodes now and then and leave a subtree another thread's result cut.
@@ -525,6 +666,14 @@ pub struct SimplifiedAbdadaHooks<'a, T: MoveMarks = CurrentlySearching> {
     /// `ClusterBusyHints` in a cluster: the other processes, told of the moves marked here and asked about the
     /// moves they marked.
     pub remote: Option<&'a dyn EntryExchange>,
+}
+
+impl<T: MoveMarks> SimplifiedAbdadaHooks<'_, T> {
+    /// The key whose low bits pick the row of the mark `hash` of a move of the node `key`.
+    #[inline]
+    fn row_key(&self, key: u64, hash: u64) -> u64 {
+        if self.rows_by_node { key } else { hash }
+    }
 }
 
 impl<T: MoveMarks> SearchHooks for SimplifiedAbdadaHooks<'_, T> {
@@ -539,7 +688,7 @@ impl<T: MoveMarks> SearchHooks for SimplifiedAbdadaHooks<'_, T> {
             return false;
         }
         let hash = kerrigan_move_hash(context.key, context.mv);
-        self.table.contains(hash)
+        self.table.contains_in(self.row_key(context.key, hash), hash)
             || self
                 .remote
                 .is_some_and(|remote| remote.busy_elsewhere(hash, context.depth))
@@ -549,7 +698,7 @@ impl<T: MoveMarks> SearchHooks for SimplifiedAbdadaHooks<'_, T> {
     fn starting_move(&self, key: u64, mv: Move, depth: i32) {
         if depth >= self.defer_depth {
             let hash = kerrigan_move_hash(key, mv);
-            self.table.starting(hash);
+            self.table.starting_in(self.row_key(key, hash), hash);
             if let Some(remote) = self.remote {
                 remote.offer_busy(hash, depth);
             }
@@ -560,7 +709,7 @@ impl<T: MoveMarks> SearchHooks for SimplifiedAbdadaHooks<'_, T> {
     fn finished_move(&self, key: u64, mv: Move, depth: i32) {
         if depth >= self.defer_depth {
             let hash = kerrigan_move_hash(key, mv);
-            self.table.finished(hash);
+            self.table.finished_in(self.row_key(key, hash), hash);
             if let Some(remote) = self.remote {
                 remote.finish_busy(hash, depth);
             }
@@ -655,6 +804,7 @@ mod tests {
         let hooks = SimplifiedAbdadaHooks {
             table: &table,
             defer_depth: 3,
+            rows_by_node: false,
             cutoff_checks: false,
             ancestor_checks: false,
             remote: None,
@@ -688,6 +838,60 @@ mod tests {
         table.starting(hash);
         let row = (hash as usize) & (32_768 - 1);
         assert_eq!(table.slots[row * 4].load(Ordering::Relaxed), hash);
+    }
+
+    #[test]
+    fn rows_by_node_put_every_move_of_a_node_in_its_row_and_defer_as_kerrigan_does() {
+        let root = eldest_board::Position::startpos();
+        let moves: Vec<Move> = ["e2e4", "d2d4", "g1f3", "c2c4"]
+            .iter()
+            .map(|uci| root.parse_uci_move(uci).unwrap())
+            .collect();
+        let key = root.key();
+        let by_node = CurrentlySearching::new(32_768, 4);
+        let by_move = CurrentlySearching::new(32_768, 4);
+        let hooks = |table, rows_by_node| SimplifiedAbdadaHooks {
+            table,
+            defer_depth: 3,
+            rows_by_node,
+            cutoff_checks: false,
+            ancestor_checks: false,
+            remote: None,
+        };
+        let (node_hooks, move_hooks) = (hooks(&by_node, true), hooks(&by_move, false));
+        let context = |mv| MoveContext {
+            key,
+            mv,
+            child_key: 0,
+            depth: 5,
+            alpha: 0,
+            beta: 1,
+            ply: 1,
+            place: 1,
+        };
+        for &mv in &moves {
+            node_hooks.starting_move(key, mv, 5);
+            move_hooks.starting_move(key, mv, 5);
+        }
+        // By node: the four marks fill the node's row; by move: each sits in its own hash's row.
+        let node_row = (key as usize) & (32_768 - 1);
+        let in_node_row: Vec<u64> = (0..4)
+            .map(|way| by_node.slots[node_row * 4 + way].load(Ordering::Relaxed))
+            .collect();
+        for &mv in &moves {
+            let hash = kerrigan_move_hash(key, mv);
+            assert!(in_node_row.contains(&hash));
+            assert!(by_move.contains(hash) && !by_node.contains(hash));
+            // The same deferrals either way: a marked move is deferred, an unmarked one is not.
+            assert!(node_hooks.defer_move(&context(mv)) && move_hooks.defer_move(&context(mv)));
+        }
+        let unmarked = root.parse_uci_move("b1c3").unwrap();
+        assert!(!node_hooks.defer_move(&context(unmarked)) && !move_hooks.defer_move(&context(unmarked)));
+        for &mv in &moves {
+            node_hooks.finished_move(key, mv, 5);
+            move_hooks.finished_move(key, mv, 5);
+        }
+        assert_eq!((by_node.occupied(), by_move.occupied()), (0, 0));
     }
 
     /// Many threads mark and unmark overlapping moves (the same hashes, full rows that overflow, nested marks
