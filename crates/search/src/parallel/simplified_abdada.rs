@@ -129,7 +129,8 @@ impl FromStr for CsTableKind {
     }
 }
 
-/// What simplified ABDADA needs of a `currently_searching` table: Kerrigan's three operations on move hashes.
+/// What simplified ABDADA needs of a `currently_searching` table: Kerrigan's three operations on move hashes, each
+/// in a row picked by a row key (the hash itself, or the node's key with `CsRowsByNode`; a set ignores it).
 ///
 /// # Examples
 ///
@@ -148,7 +149,7 @@ impl FromStr for CsTableKind {
 /// assert!(started_twice_finished_once(&DashCurrentlySearching::new()));
 /// ```
 pub trait MoveMarks: Sync {
-    /// `defer_move`'s test: whether `hash` is marked.
+    /// `defer_move`'s test: whether `hash` is marked, looking in its own row (Kerrigan's placement).
     ///
     /// # Examples
     ///
@@ -160,8 +161,11 @@ pub trait MoveMarks: Sync {
     /// marks.starting(0x51);
     /// assert!(MoveMarks::contains(&marks, 0x51));
     /// ```
-    fn contains(&self, hash: u64) -> bool;
-    /// `starting_search`: mark `hash`.
+    #[inline]
+    fn contains(&self, hash: u64) -> bool {
+        self.contains_in(hash, hash)
+    }
+    /// `starting_search`: mark `hash` in its own row (Kerrigan's placement).
     ///
     /// # Examples
     ///
@@ -174,8 +178,11 @@ pub trait MoveMarks: Sync {
     /// assert!(marks.contains(0x51) && marks.contains(0x62));
     /// assert_eq!(marks.occupied(), 2);
     /// ```
-    fn starting(&self, hash: u64);
-    /// `finished_search`: unmark `hash`.
+    #[inline]
+    fn starting(&self, hash: u64) {
+        self.starting_in(hash, hash);
+    }
+    /// `finished_search`: unmark `hash` in its own row (Kerrigan's placement).
     ///
     /// # Examples
     ///
@@ -189,7 +196,10 @@ pub trait MoveMarks: Sync {
     /// marks.finished(0x62);
     /// assert_eq!(marks.occupied(), 0);
     /// ```
-    fn finished(&self, hash: u64);
+    #[inline]
+    fn finished(&self, hash: u64) {
+        self.finished_in(hash, hash);
+    }
 
     /// [`contains`](Self::contains) where a table with rows may look in the row of `row_key` instead of the
     /// row of `hash` itself: the node's key when a node's moves share one row (`CsRowsByNode`). A set has no
@@ -208,11 +218,7 @@ pub trait MoveMarks: Sync {
     /// // The array looks only in the row it was told: the mark is in row 7, not in the hash's own row 0x51 & 63.
     /// assert!(!array.contains(0x51) && set.contains(0x51));
     /// ```
-    #[inline]
-    fn contains_in(&self, row_key: u64, hash: u64) -> bool {
-        let _ = row_key;
-        self.contains(hash)
-    }
+    fn contains_in(&self, row_key: u64, hash: u64) -> bool;
 
     /// [`starting`](Self::starting) in the row of `row_key` (see [`contains_in`](Self::contains_in)).
     ///
@@ -228,11 +234,7 @@ pub trait MoveMarks: Sync {
     /// assert!(table.contains_in(9, 0x100) && table.contains_in(9, 0x200));
     /// assert_eq!(table.occupied(), 2);
     /// ```
-    #[inline]
-    fn starting_in(&self, row_key: u64, hash: u64) {
-        let _ = row_key;
-        self.starting(hash);
-    }
+    fn starting_in(&self, row_key: u64, hash: u64);
 
     /// [`finished`](Self::finished) in the row of `row_key` (see [`contains_in`](Self::contains_in)).
     ///
@@ -246,29 +248,10 @@ pub trait MoveMarks: Sync {
     /// table.finished_in(9, 0x100);
     /// assert_eq!(table.occupied(), 0);
     /// ```
-    #[inline]
-    fn finished_in(&self, row_key: u64, hash: u64) {
-        let _ = row_key;
-        self.finished(hash);
-    }
+    fn finished_in(&self, row_key: u64, hash: u64);
 }
 
 impl MoveMarks for CurrentlySearching {
-    #[inline]
-    fn contains(&self, hash: u64) -> bool {
-        CurrentlySearching::contains(self, hash)
-    }
-
-    #[inline]
-    fn starting(&self, hash: u64) {
-        CurrentlySearching::starting(self, hash);
-    }
-
-    #[inline]
-    fn finished(&self, hash: u64) {
-        CurrentlySearching::finished(self, hash);
-    }
-
     #[inline]
     fn contains_in(&self, row_key: u64, hash: u64) -> bool {
         CurrentlySearching::contains_in(self, row_key, hash)
@@ -353,19 +336,20 @@ impl DashCurrentlySearching {
     }
 }
 
+/// A set has no rows: the row key is ignored.
 impl MoveMarks for DashCurrentlySearching {
     #[inline]
-    fn contains(&self, hash: u64) -> bool {
+    fn contains_in(&self, _row_key: u64, hash: u64) -> bool {
         self.set.contains(&hash)
     }
 
     #[inline]
-    fn starting(&self, hash: u64) {
+    fn starting_in(&self, _row_key: u64, hash: u64) {
         self.set.insert(hash);
     }
 
     #[inline]
-    fn finished(&self, hash: u64) {
+    fn finished_in(&self, _row_key: u64, hash: u64) {
         self.set.remove(&hash);
     }
 }
