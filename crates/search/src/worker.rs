@@ -109,7 +109,8 @@ pub struct SharedSearch<'a> {
     /// The ABDADAs' `SharedAlpha` (several threads): PV nodes publish each raise of alpha in the table and read
     /// the other threads' before each move.
     pub shared_alpha: bool,
-    /// The ABDADAs' `PvAncestorChecks` (several threads, with the ancestor checks): PV nodes below the root of at
+    /// The ABDADAs' PV ancestor checks (`AbdadaPvAncestorChecks`, `SimplifiedAbdadaPvAncestorChecks`; several
+    /// threads, with the ancestor checks): PV nodes below the root of at
     /// least this remaining depth (`PvAncestorMinDepth`) are re-probed too, against their window on entry.
     pub pv_ancestor_min_depth: Option<i32>,
     /// The search's constants.
@@ -170,7 +171,7 @@ pub struct ThreadStats {
     /// The ABDADAs: subtrees left because an ancestor check found another thread's result that cuts a node of
     /// the path above.
     pub ancestor_returns: u64,
-    /// The ABDADAs' `PvAncestorChecks`: of `ancestor_returns`, the PV nodes left because another thread had
+    /// The ABDADAs' PV ancestor checks: of `ancestor_returns`, the PV nodes left because another thread had
     /// finished them.
     pub pv_ancestor_returns: u64,
     /// The ABDADAs' `SharedWindows`: root searches this thread left because another thread had failed their
@@ -485,7 +486,7 @@ pub struct Worker {
 }
 
 /// A node of the current path as the ancestor checks re-probe it: its key, remaining depth and window, and
-/// whether a stored result may end it (deep enough; non-PV, or PV below the root with `PvAncestorChecks`). A
+/// whether a stored result may end it (deep enough; non-PV, or PV below the root with the PV ancestor checks). A
 /// non-PV node's window is the null window below beta; a PV node's is its window on entry.
 #[derive(Debug, Clone, Copy, Default)]
 struct PathNode {
@@ -1703,7 +1704,7 @@ mod hook_rules {
     }
 
     /// Iterative deepening to `depth` on one thread with `hooks` (and `BrothersKeepPlaces`, `SharedAlpha` and
-    /// `PvAncestorChecks`' floor as given): the score, the thread's counters and the root's line.
+    /// the PV ancestor checks' floor as given): the score, the thread's counters and the root's line.
     fn search_with<H: SearchHooks>(
         fen: &str,
         depth: i32,

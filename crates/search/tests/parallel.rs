@@ -346,14 +346,15 @@ fn shared_windows_move_threads_out_of_windows_another_failed_and_reach_the_depth
     }
 }
 
-/// A knob of the ABDADAs that reacts to the other threads' stores (`knob`, its counter `fired`): with one thread
-/// the tree is the plain one node for node; at 2 and 4 threads the searches still find mates, end at their depth
-/// with a legal move and leave nothing behind; at 4 threads the knob fires, and off it never does.
+/// A knob of the ABDADAs that reacts to the other threads' stores (`knobs`: each algorithm's name for it; its
+/// counter `fired`): with one thread the tree is the plain one node for node; at 2 and 4 threads the searches
+/// still find mates, end at their depth with a legal move and leave nothing behind; at 4 threads the knob fires,
+/// and off it never does.
 fn assert_a_knob_on_other_threads_stores_keeps_the_searches_sound(
-    knob: &str,
+    knobs: [(ParallelAlgorithm, &str); 2],
     fired: fn(&ThreadStats) -> u64,
 ) {
-    for algorithm in [ParallelAlgorithm::Abdada, ParallelAlgorithm::SimplifiedAbdada] {
+    for (algorithm, knob) in knobs {
         for fen in eldest_search::bench::BENCH_POSITIONS.iter().take(3) {
             let mut plain = Engine::new(16).unwrap();
             let (_, expected) = search(&mut plain, fen, &depth(9), &options(algorithm.into(), 1));
@@ -397,28 +398,48 @@ fn assert_a_knob_on_other_threads_stores_keeps_the_searches_sound(
 fn shared_alpha_takes_up_other_threads_raises_and_still_finds_mates_and_the_depth_asked_for() {
     // With `SharedAlpha` a thread in a PV node raises its alpha to another thread's stored raise and searches
     // that thread's move when it reaches it (`alpha_adoptions`).
-    assert_a_knob_on_other_threads_stores_keeps_the_searches_sound("SharedAlpha", |s| s.alpha_adoptions);
+    assert_a_knob_on_other_threads_stores_keeps_the_searches_sound(
+        [
+            (ParallelAlgorithm::Abdada, "SharedAlpha"),
+            (ParallelAlgorithm::SimplifiedAbdada, "SharedAlpha"),
+        ],
+        |s| s.alpha_adoptions,
+    );
 }
 
 #[test]
 fn pv_ancestor_checks_leave_pv_nodes_other_threads_finished_and_still_find_mates_and_the_depth_asked_for() {
-    // With `PvAncestorChecks` a thread leaves a PV node another thread has finished, returning the stored
+    // With the PV ancestor checks a thread leaves a PV node another thread has finished, returning the stored
     // score with a line that ends there (`pv_ancestor_returns`): a mate's score and the root's move must
     // survive that.
-    assert_a_knob_on_other_threads_stores_keeps_the_searches_sound("PvAncestorChecks", |s| {
-        s.pv_ancestor_returns
-    });
+    assert_a_knob_on_other_threads_stores_keeps_the_searches_sound(
+        [
+            (ParallelAlgorithm::Abdada, "AbdadaPvAncestorChecks"),
+            (
+                ParallelAlgorithm::SimplifiedAbdada,
+                "SimplifiedAbdadaPvAncestorChecks",
+            ),
+        ],
+        |s| s.pv_ancestor_returns,
+    );
 }
 
 #[test]
 fn pv_ancestor_min_depth_above_every_node_leaves_no_pv_node() {
-    // `PvAncestorMinDepth` is the floor of the PV nodes `PvAncestorChecks` re-probes: at 64 no node of a
+    // `PvAncestorMinDepth` is the floor of the PV nodes the PV ancestor checks re-probe: at 64 no node of a
     // depth-11 search is deep enough, so no PV node is left, while the non-PV ancestor checks go on.
     for algorithm in [ParallelAlgorithm::Abdada, ParallelAlgorithm::SimplifiedAbdada] {
         let label = format!("{algorithm}, 4 threads, PvAncestorMinDepth 64");
         let mut engine = Engine::new(16).unwrap();
         let mut settings = options(algorithm.into(), 4);
-        settings.parallel.set_knob("PvAncestorChecks", "true").unwrap();
+        settings
+            .parallel
+            .set_knob("AbdadaPvAncestorChecks", "true")
+            .unwrap();
+        settings
+            .parallel
+            .set_knob("SimplifiedAbdadaPvAncestorChecks", "true")
+            .unwrap();
         settings.parallel.set_knob("PvAncestorMinDepth", "64").unwrap();
         for fen in eldest_search::bench::BENCH_POSITIONS.iter().take(8) {
             let (position, outcome) = search(&mut engine, fen, &depth(11), &settings);

@@ -40,7 +40,7 @@ pub struct PositionRun {
     /// The ABDADAs: subtrees left by the ancestor checks (absent from older files).
     #[serde(default)]
     pub ancestor_returns: u64,
-    /// The ABDADAs' `PvAncestorChecks`: of `ancestor_returns`, the PV nodes left (absent from older files).
+    /// The ABDADAs' PV ancestor checks: of `ancestor_returns`, the PV nodes left (absent from older files).
     #[serde(default)]
     pub pv_ancestor_returns: u64,
     /// The ABDADAs' `SharedWindows`: root searches left for a window another thread widened (absent from older
