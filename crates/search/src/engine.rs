@@ -582,11 +582,6 @@ impl Engine {
             algorithm,
             ParallelAlgorithm::Abdada | ParallelAlgorithm::SimplifiedAbdada
         );
-        let pv_ancestor_checks = match algorithm {
-            ParallelAlgorithm::Abdada => settings.abdada_pv_ancestor_checks,
-            ParallelAlgorithm::SimplifiedAbdada => settings.simplified_abdada_pv_ancestor_checks,
-            ParallelAlgorithm::Lazy | ParallelAlgorithm::Ybwc => false,
-        };
         // Only the ABDADAs' helpers may share the main thread's history; lazy SMP's keep their own, and YBWC's
         // split-point tasks take theirs at each join. A handle left shared by an earlier search becomes private.
         let helper_history = match algorithm {
@@ -612,7 +607,7 @@ impl Engine {
                 .then_some(&root_windows),
             brothers_keep_places: settings.brothers_keep_places,
             shared_alpha: abdadas && settings.shared_alpha && self.workers.len() > 1,
-            pv_ancestor_min_depth: (pv_ancestor_checks && self.workers.len() > 1)
+            pv_ancestor_min_depth: (settings.pv_ancestor_checks(algorithm) && self.workers.len() > 1)
                 .then_some(settings.pv_ancestor_min_depth),
             params: &options.params,
             reductions: &self.reductions,

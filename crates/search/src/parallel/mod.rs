@@ -979,6 +979,25 @@ pub fn find_knob(name: &str) -> Option<&'static Knob> {
 }
 
 impl ParallelSettings {
+    /// Whether `algorithm`'s ancestor checks re-probe PV nodes too: `AbdadaPvAncestorChecks` for Weill's
+    /// ABDADA, `SimplifiedAbdadaPvAncestorChecks` for Kerrigan's; never for lazy SMP and YBWC, which have no
+    /// ancestor checks.
+    ///
+    /// ```
+    /// use eldest_search::{ParallelAlgorithm, ParallelSettings};
+    /// let settings = ParallelSettings::default();
+    /// assert!(settings.pv_ancestor_checks(ParallelAlgorithm::Abdada));
+    /// assert!(!settings.pv_ancestor_checks(ParallelAlgorithm::SimplifiedAbdada));
+    /// assert!(!settings.pv_ancestor_checks(ParallelAlgorithm::Ybwc));
+    /// ```
+    pub fn pv_ancestor_checks(&self, algorithm: ParallelAlgorithm) -> bool {
+        match algorithm {
+            ParallelAlgorithm::Abdada => self.abdada_pv_ancestor_checks,
+            ParallelAlgorithm::SimplifiedAbdada => self.simplified_abdada_pv_ancestor_checks,
+            ParallelAlgorithm::Lazy | ParallelAlgorithm::Ybwc => false,
+        }
+    }
+
     /// Sets the knob called `name` (UCI name or flag) from text.
     ///
     /// # Errors
