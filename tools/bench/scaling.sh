@@ -31,9 +31,10 @@ for variant in "${variant_list[@]}"; do
 done
 HASH=${HASH:-256}
 DEPTHS=${DEPTHS:-16 17 18 19 20 21}
-# One thread's time at each depth over the time at depth 16, long set, 256 MiB (2-core AMD EPYC VM, 2026-11-28:
-# 22.3 s, 53.0 s and 126.8 s at depths 16, 18 and 20; odd depths interpolated geometrically).
-declare -A RATIO=([16]=1.0 [17]=1.54 [18]=2.38 [19]=3.67 [20]=5.69 [21]=8.8)
+# One thread's time at each depth over the time at depth 16, long set, 256 MiB (2-core Intel Xeon VM, 2026-12-04,
+# search of 4624133: 16.9 s, 41.3 s and 105.3 s at depths 16, 18 and 20; odd depths and 21 extrapolated
+# geometrically).
+declare -A RATIO=([16]=1.0 [17]=1.56 [18]=2.44 [19]=3.90 [20]=6.22 [21]=9.9)
 MATRIX_FACTOR=${MATRIX_FACTOR:-7}
 for candidate in $DEPTHS; do
     if [ -z "${RATIO[$candidate]:-}" ]; then
