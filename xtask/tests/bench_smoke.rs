@@ -242,7 +242,7 @@ fn bad_options_are_refused_with_a_message() {
         &["bench", "--set", "long", "--positions", "x.epd"],
         &["bench", "--keep-tables"],
         &["bench", "--signature", "--set", "game"],
-        &["bench", "--variant", "ybwc --min-split-depth 0"],
+        &["bench", "--variant", "ybwc --min-split-depth 65"],
         &[
             "bench",
             "--variant",

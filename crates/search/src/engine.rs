@@ -666,7 +666,7 @@ impl Engine {
             ParallelAlgorithm::Ybwc => {
                 // One iterative deepening; the other threads only ever work on younger brothers.
                 let hooks = YbwcHooks {
-                    min_split_depth: settings.min_split_depth,
+                    min_split_depth: settings.min_split_depth_for(threads),
                     split_only_when_idle: settings.split_only_when_idle,
                     eager_split_depth: settings.ybwc_eager_split_depth,
                     split_expected_cuts: settings.ybwc_split_expected_cuts,

@@ -645,7 +645,7 @@ mod tests {
                 "option name ParallelAlgorithm type combo default lazy var lazy var ybwc var abdada var simplified-abdada",
                 "option name Evaluation type combo default nnue var nnue var pesto",
                 eval_file.as_str(),
-                "option name MinSplitDepth type spin default 4 min 1 max 64",
+                "option name MinSplitDepth type spin default 0 min 0 max 64",
                 "option name SplitOnlyWhenIdle type check default true",
                 "option name EagerSplitDepth type spin default 0 min 0 max 64",
                 "option name SplitExpectedCuts type check default true",
@@ -691,7 +691,7 @@ mod tests {
         let mut parallel = eldest_search::ParallelSettings::default();
         knob.apply(&mut parallel, value);
         assert_eq!(parallel.min_split_depth, 5);
-        assert!(parse_setoption("MinSplitDepth", Some("0")).is_err());
+        assert!(parse_setoption("MinSplitDepth", Some("65")).is_err());
         assert!(parse_setoption("CutoffChecks", Some("yes")).is_err());
         assert!(parse_setoption("CsTable", Some("btree")).is_err());
         assert!(parse_setoption("LazyVote", None).is_err());

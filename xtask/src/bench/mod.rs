@@ -591,7 +591,7 @@ mod tests {
         for words in [
             "",
             "alphabeta",
-            "ybwc --min-split-depth 0",
+            "ybwc --min-split-depth 65",
             "ybwc --no-such-knob 1",
             "ybwc 2",
             "lazy --min-split-depth 5",

@@ -263,7 +263,7 @@ impl Worker {
 /// let mut settings = ParallelSettings::default();
 /// settings.set_knob("MinSplitDepth", "5").unwrap();
 /// assert_eq!(settings.min_split_depth, 5);
-/// assert!(settings.set_knob("MinSplitDepth", "0").is_err());
+/// assert!(settings.set_knob("MinSplitDepth", "65").is_err());
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ParallelSettings {
@@ -281,7 +281,8 @@ pub struct ParallelSettings {
     pub cs_rows_by_node: bool,
     /// Simplified ABDADA: which structure holds the `currently_searching` marks.
     pub cs_table: CsTableKind,
-    /// YBWC: the shallowest remaining depth at which a node's younger brothers are searched in parallel.
+    /// YBWC: the shallowest remaining depth at which a node's younger brothers are searched in parallel; 0 (the
+    /// default) chooses by the number of threads, see [`ParallelSettings::min_split_depth_for`].
     pub min_split_depth: i32,
     /// YBWC: split only while some thread of the pool is idle (Stockfish 6 and Crafty split only for an idle
     /// thread); when false every node of `min_split_depth` splits, as in Feldmann's YBWC.
@@ -394,7 +395,7 @@ impl Default for ParallelSettings {
             cs_ways: 4,
             cs_rows_by_node: true,
             cs_table: CsTableKind::Array,
-            min_split_depth: 4,
+            min_split_depth: 0,
             split_only_when_idle: true,
             ybwc_eager_split_depth: 0,
             ybwc_split_expected_cuts: true,
@@ -656,8 +657,8 @@ pub static KNOBS: &[Knob] = &[
         name: "MinSplitDepth",
         flag: "min-split-depth",
         algorithms: &[ParallelAlgorithm::Ybwc],
-        kind: KnobKind::Spin { min: 1, max: 64 },
-        help: "YBWC: split nodes of at least this remaining depth",
+        kind: KnobKind::Spin { min: 0, max: 64 },
+        help: "YBWC: split nodes of at least this remaining depth (0: by thread count, 4 below 8 threads, 6 from 8)",
         get: |s| KnobValue::Int(i64::from(s.min_split_depth)),
         set: |s, v| s.min_split_depth = int(v) as i32,
     },
@@ -978,7 +979,39 @@ pub fn find_knob(name: &str) -> Option<&'static Knob> {
         .find(|k| k.name.eq_ignore_ascii_case(name) || k.flag.eq_ignore_ascii_case(name))
 }
 
+/// YBWC's minimum split depth below [`MANY_THREADS`] threads when `MinSplitDepth` is 0 (the 2-core measurements
+/// of docs/parallel-search.md, *At the games' move time once more*; Stockfish 6's 4).
+pub const FEW_THREADS_MIN_SPLIT_DEPTH: i32 = 4;
+/// YBWC's minimum split depth from [`MANY_THREADS`] threads on when `MinSplitDepth` is 0: at 16 threads it took
+/// 0.74 (0.63–0.86) of depth 4's time on the long set (docs/parallel-search.md, *16 threads again*); Stockfish 6
+/// takes 7 there.
+pub const MANY_THREADS_MIN_SPLIT_DEPTH: i32 = 6;
+/// The thread count from which YBWC splits only deeper nodes when `MinSplitDepth` is 0 (Stockfish 6's threshold;
+/// between 2 and 16 threads it is not measured).
+pub const MANY_THREADS: usize = 8;
+
 impl ParallelSettings {
+    /// YBWC's minimum split depth for a search of `threads` threads: `MinSplitDepth` when set, else, at 0 (the
+    /// default), [`FEW_THREADS_MIN_SPLIT_DEPTH`] below [`MANY_THREADS`] threads and
+    /// [`MANY_THREADS_MIN_SPLIT_DEPTH`] from it, as Stockfish 6 chooses its own: with many threads a split point
+    /// near the leaves costs every idle thread a task offer for a subtree too small to repay it.
+    ///
+    /// ```
+    /// use eldest_search::ParallelSettings;
+    /// let mut settings = ParallelSettings::default();
+    /// assert_eq!(settings.min_split_depth_for(2), 4);
+    /// assert_eq!(settings.min_split_depth_for(16), 6);
+    /// settings.set_knob("MinSplitDepth", "5").unwrap();
+    /// assert_eq!(settings.min_split_depth_for(16), 5);
+    /// ```
+    pub fn min_split_depth_for(&self, threads: usize) -> i32 {
+        match self.min_split_depth {
+            0 if threads < MANY_THREADS => FEW_THREADS_MIN_SPLIT_DEPTH,
+            0 => MANY_THREADS_MIN_SPLIT_DEPTH,
+            depth => depth,
+        }
+    }
+
     /// Whether `algorithm`'s ancestor checks re-probe PV nodes too: `AbdadaPvAncestorChecks` for Weill's
     /// ABDADA, `SimplifiedAbdadaPvAncestorChecks` for Kerrigan's; never for lazy SMP and YBWC, which have no
     /// ancestor checks.
@@ -1109,7 +1142,7 @@ pub mod cli {
     /// cli.knobs.apply(&mut settings);
     /// assert_eq!(settings.min_split_depth, 5);
     /// assert_eq!(cli.knobs.to_flags(), ["--min-split-depth", "5", "--cutoff-checks", "true"]);
-    /// assert!(Cli::try_parse_from(["bench", "--min-split-depth", "0"]).is_err());
+    /// assert!(Cli::try_parse_from(["bench", "--min-split-depth", "65"]).is_err());
     /// ```
     #[derive(Debug, Clone, Default, PartialEq, Eq)]
     pub struct KnobArgs {
