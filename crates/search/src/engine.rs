@@ -1327,7 +1327,7 @@ mod tests {
     }
 
     /// `AbdadaHistory` / `SimplifiedAbdadaHistory`: an ABDADA helper searches with the main thread's tables or its
-    /// own, as its algorithm's knob says (Weill's shares by default, simplified ABDADA's does not), and a lazy SMP
+    /// own, as its algorithm's knob says (both share by default), and a lazy SMP
     /// search after a shared one gives every helper its own again.
     #[test]
     fn abdada_helpers_share_the_main_threads_history_only_when_set() {
@@ -1352,9 +1352,9 @@ mod tests {
         // (algorithm, its knob's value or None for the default, the helpers share the main thread's tables)
         let runs = [
             (ParallelAlgorithm::Abdada, None, true),
-            (ParallelAlgorithm::SimplifiedAbdada, None, false),
+            (ParallelAlgorithm::SimplifiedAbdada, Some("own"), false),
             (ParallelAlgorithm::Abdada, Some("own"), false),
-            (ParallelAlgorithm::SimplifiedAbdada, Some("shared"), true),
+            (ParallelAlgorithm::SimplifiedAbdada, None, true),
             (ParallelAlgorithm::Lazy, None, false),
             (ParallelAlgorithm::Abdada, Some("copy"), false),
             (ParallelAlgorithm::SimplifiedAbdada, Some("copy"), false),

@@ -1,7 +1,7 @@
 //! The storage of what a search learns about moves and positions (history, correction history): a table of
 //! relaxed atomics behind an `Arc`, private to one thread or shared by several. YBWC's threads share one by
-//! default, as Crafty's and Stockfish 6's share their history, and so do Weill's ABDADA's (`AbdadaHistory`);
-//! simplified ABDADA's when asked (`SimplifiedAbdadaHistory`), lazy SMP's never. A concurrent update may be
+//! default, as Crafty's and Stockfish 6's share their history, and so do Weill's ABDADA's (`AbdadaHistory`)
+//! and simplified ABDADA's (`SimplifiedAbdadaHistory`), lazy SMP's never. A concurrent update may be
 //! lost (a heuristic score can afford it), never torn, and a relaxed load or store is a plain one on x86 and ARM.
 
 use std::sync::Arc;
