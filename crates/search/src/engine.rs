@@ -606,6 +606,7 @@ impl Engine {
             root_windows: (abdadas && settings.shared_windows && self.workers.len() > 1)
                 .then_some(&root_windows),
             brothers_keep_places: settings.brothers_keep_places,
+            expected_cut_sons: if abdadas { settings.expected_cut_sons } else { 1 },
             shared_alpha: abdadas && settings.shared_alpha && self.workers.len() > 1,
             pv_ancestor_min_depth: (settings.pv_ancestor_checks(algorithm) && self.workers.len() > 1)
                 .then_some(settings.pv_ancestor_min_depth),
@@ -671,7 +672,7 @@ impl Engine {
                     eager_split_depth: settings.ybwc_eager_split_depth,
                     split_expected_cuts: settings.ybwc_split_expected_cuts,
                     late_splits: settings.ybwc_late_splits,
-                    expected_cut_sons: settings.ybwc_expected_cut_sons,
+                    expected_cut_sons: settings.expected_cut_sons,
                     pool: &self.ybwc,
                 };
                 self.ybwc.start_search(

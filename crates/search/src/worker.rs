@@ -106,6 +106,9 @@ pub struct SharedSearch<'a> {
     pub root_windows: Option<&'a RootWindows>,
     /// The ABDADAs' `BrothersKeepPlaces`: a move searched after deferred ones is counted at its serial place.
     pub brothers_keep_places: bool,
+    /// The ABDADAs' `ExpectedCutSons`: the sons a node still expected to fail high searches without asking
+    /// whether to defer them (1: the eldest alone, Weill's and Kerrigan's rule; always 1 for the others).
+    pub expected_cut_sons: usize,
     /// The ABDADAs' `SharedAlpha` (several threads): PV nodes publish each raise of alpha in the table and read
     /// the other threads' before each move.
     pub shared_alpha: bool,
@@ -1395,7 +1398,14 @@ impl<H: SearchHooks> SearchContext<'_, '_, H> {
         child.play_unchecked(mv);
         let gives_check = child.in_check();
         let eldest = moves_searched == 0;
-        if !eldest
+        // The eldest son is searched by every thread that comes, and so are the first few sons of a node still
+        // expected to fail high (`ExpectedCutSons`): a brother deferred there is one a cutoff is likely to waste.
+        let searched_regardless = eldest
+            || moves_searched < self.shared.expected_cut_sons
+                && !PV
+                && !in_check
+                && self.worker.static_evals[ply] >= beta;
+        if !searched_regardless
             && !is_deferred
             && self.hooks.defer_move(&MoveContext {
                 key,
@@ -1683,7 +1693,7 @@ mod hook_rules {
     }
 
     fn record(fen: &str, depth: i32, defer_everything: bool) -> (Vec<Event>, i32) {
-        record_with(fen, depth, defer_everything, false, true)
+        record_with(fen, depth, defer_everything, false, TestKnobs::default())
     }
 
     fn record_with(
@@ -1691,7 +1701,7 @@ mod hook_rules {
         depth: i32,
         defer_everything: bool,
         enter_with_probe: bool,
-        brothers_keep_places: bool,
+        knobs: TestKnobs,
     ) -> (Vec<Event>, i32) {
         let tt = TranspositionTable::new(16).unwrap();
         let hooks = Recorder {
@@ -1699,18 +1709,39 @@ mod hook_rules {
             defer_everything,
             enter_with_probe,
         };
-        let (score, _, _) = search_with(fen, depth, &tt, &hooks, (brothers_keep_places, false, None));
+        let (score, _, _) = search_with(fen, depth, &tt, &hooks, knobs);
         (hooks.events.into_inner().unwrap(), score)
     }
 
-    /// Iterative deepening to `depth` on one thread with `hooks` (and `BrothersKeepPlaces`, `SharedAlpha` and
-    /// the PV ancestor checks' floor as given): the score, the thread's counters and the root's line.
+    /// The parallel knobs the node routine reads from its shared state, as a test sets them.
+    #[derive(Clone, Copy)]
+    struct TestKnobs {
+        brothers_keep_places: bool,
+        shared_alpha: bool,
+        /// The PV ancestor checks' floor (`None`: no PV ancestor checks).
+        pv_ancestor_min_depth: Option<i32>,
+        expected_cut_sons: usize,
+    }
+
+    impl Default for TestKnobs {
+        fn default() -> TestKnobs {
+            TestKnobs {
+                brothers_keep_places: true,
+                shared_alpha: false,
+                pv_ancestor_min_depth: None,
+                expected_cut_sons: 1,
+            }
+        }
+    }
+
+    /// Iterative deepening to `depth` on one thread with `hooks` and `knobs`: the score, the thread's counters
+    /// and the root's line.
     fn search_with<H: SearchHooks>(
         fen: &str,
         depth: i32,
         tt: &TranspositionTable,
         hooks: &H,
-        (brothers_keep_places, shared_alpha, pv_ancestor_min_depth): (bool, bool, Option<i32>),
+        knobs: TestKnobs,
     ) -> (i32, ThreadStats, Vec<Move>) {
         let position = Position::from_fen(fen).unwrap();
         let control = SearchControl::new();
@@ -1731,9 +1762,10 @@ mod hook_rules {
             completed_depth: &std::sync::atomic::AtomicU32::new(0),
             skip_completed_iterations: false,
             root_windows: None,
-            brothers_keep_places,
-            shared_alpha,
-            pv_ancestor_min_depth,
+            brothers_keep_places: knobs.brothers_keep_places,
+            expected_cut_sons: knobs.expected_cut_sons,
+            shared_alpha: knobs.shared_alpha,
+            pv_ancestor_min_depth: knobs.pv_ancestor_min_depth,
             params: &SearchParams::DEFAULT,
             reductions: &Reductions::new(&SearchParams::DEFAULT),
             evaluation: &Evaluation::Pesto,
@@ -1871,8 +1903,8 @@ mod hook_rules {
                 .count()
         };
         let entries = |events: &[Event]| events.iter().filter(|e| matches!(e, Event::Enter(_))).count();
-        let (after_pruning, score_after) = record_with(FEN, 8, false, false, true);
-        let (with_probe, score_with) = record_with(FEN, 8, false, true, true);
+        let (after_pruning, score_after) = record_with(FEN, 8, false, false, TestKnobs::default());
+        let (with_probe, score_with) = record_with(FEN, 8, false, true, TestKnobs::default());
         assert_eq!(
             score_after, score_with,
             "where a node is entered does not change the serial search"
@@ -1923,7 +1955,7 @@ mod hook_rules {
         // Every younger brother deferred in the first pass: with their places kept, a node asks about its
         // brothers at places 1, 2, 3, … — each deferred brother counted, as the serial loop counts a searched one
         // — so late-move reductions and pruning see them where one thread would.
-        let (kept, _) = record_with(FEN, 7, true, false, true);
+        let (kept, _) = record_with(FEN, 7, true, false, TestKnobs::default());
         let visits = asked_places(&kept);
         assert!(visits.len() > 50, "too few nodes with brothers: {}", visits.len());
         for places in &visits {
@@ -1931,10 +1963,46 @@ mod hook_rules {
         }
         // Without, only the eldest son counts: every brother is asked at place 1, and the later ones escape the
         // reductions and the pruning their place calls for.
-        let (counted, _) = record_with(FEN, 7, true, false, false);
+        let (counted, _) = record_with(
+            FEN,
+            7,
+            true,
+            false,
+            TestKnobs {
+                brothers_keep_places: false,
+                ..TestKnobs::default()
+            },
+        );
         let visits = asked_places(&counted);
         assert!(visits.len() > 50);
         assert!(visits.iter().flatten().all(|&place| place == 1));
+    }
+
+    #[test]
+    fn expected_cut_nodes_search_their_first_sons_regardless() {
+        // `ExpectedCutSons 3`: a node still expected to fail high searches its first three sons without asking
+        // whether to defer them, so its first question is about place 3; every other node asks from place 1.
+        let (events, _) = record_with(
+            FEN,
+            7,
+            true,
+            false,
+            TestKnobs {
+                expected_cut_sons: 3,
+                ..TestKnobs::default()
+            },
+        );
+        let first_asked: Vec<usize> = asked_places(&events).iter().map(|places| places[0]).collect();
+        assert!(
+            first_asked.len() > 50,
+            "too few nodes with brothers: {}",
+            first_asked.len()
+        );
+        assert!(first_asked.iter().all(|&place| place == 1 || place == 3));
+        assert!(first_asked.contains(&1) && first_asked.contains(&3));
+        // With the default every node asks from place 1: the eldest son alone is searched regardless.
+        let (events, _) = record_with(FEN, 7, true, false, TestKnobs::default());
+        assert!(asked_places(&events).iter().all(|places| places[0] == 1));
     }
 
     /// Plays "another thread": the first time a child of the root of depth 8 or more, non-PV (or PV with `pv`),
@@ -2005,7 +2073,16 @@ mod hook_rules {
             // `Some` before the search: nothing is planted.
             planted: Mutex::new((!plant).then_some(0)),
         };
-        let (score, stats, line) = search_with(FEN, depth, &tt, &hooks, (true, false, pv_checks));
+        let (score, stats, line) = search_with(
+            FEN,
+            depth,
+            &tt,
+            &hooks,
+            TestKnobs {
+                pv_ancestor_min_depth: pv_checks,
+                ..TestKnobs::default()
+            },
+        );
         let planted = plant && hooks.planted.lock().unwrap().is_some();
         (score, stats, planted, line)
     }
@@ -2131,7 +2208,16 @@ mod hook_rules {
                 lead: 400,
                 raised: Mutex::new(None),
             };
-            let (score, stats, line) = search_with(FEN, depth, &tt, &hooks, (true, shared_alpha, None));
+            let (score, stats, line) = search_with(
+                FEN,
+                depth,
+                &tt,
+                &hooks,
+                TestKnobs {
+                    shared_alpha,
+                    ..TestKnobs::default()
+                },
+            );
             let (other, raised) = hooks
                 .raised
                 .lock()

@@ -300,9 +300,12 @@ pub struct ParallelSettings {
     /// a split after every move (the default); when false only right after the eldest son, so a thread that becomes
     /// idle later waits for the next node whose eldest son returns.
     pub ybwc_late_splits: bool,
-    /// YBWC: the sons a node still expected to fail high searches alone before it may split (1: only the eldest,
-    /// as for every other node); each son that returns without a cutoff makes the node likelier an all node.
-    pub ybwc_expected_cut_sons: usize,
+    /// YBWC and the ABDADAs: the sons a node still expected to fail high (a null-window node whose static
+    /// evaluation is at least beta) searches before its younger brothers are shared out — YBWC's node may split
+    /// after them, the ABDADAs' thread defers no brother before them but searches it with the thread already in
+    /// it (1: only the eldest, as for every other node). Each son that returns without a cutoff makes the node
+    /// likelier an all node, where sharing its brothers wastes nothing.
+    pub expected_cut_sons: usize,
     /// YBWC: the most threads, the splitting one included, that search one split point's brothers (Crafty's
     /// `smp_split_group`, 8; Stockfish 6's four slaves and their master, 5). The default, 256, offers every pool
     /// thread a task at every split point.
@@ -402,7 +405,7 @@ impl Default for ParallelSettings {
             ybwc_eager_split_depth: 0,
             ybwc_split_expected_cuts: true,
             ybwc_late_splits: true,
-            ybwc_expected_cut_sons: 1,
+            expected_cut_sons: 1,
             ybwc_split_group: 256,
             ybwc_helper_history: HelperHistory::Shared,
             ybwc_spin: true,
@@ -703,11 +706,15 @@ pub static KNOBS: &[Knob] = &[
     Knob {
         name: "ExpectedCutSons",
         flag: "expected-cut-sons",
-        algorithms: &[ParallelAlgorithm::Ybwc],
+        algorithms: &[
+            ParallelAlgorithm::Ybwc,
+            ParallelAlgorithm::Abdada,
+            ParallelAlgorithm::SimplifiedAbdada,
+        ],
         kind: KnobKind::Spin { min: 1, max: 16 },
-        help: "YBWC: the sons a node still expected to fail high searches alone before it may split",
-        get: |s| KnobValue::Int(s.ybwc_expected_cut_sons as i64),
-        set: |s, v| s.ybwc_expected_cut_sons = int(v) as usize,
+        help: "YBWC and the ABDADAs: the sons a node still expected to fail high searches before its brothers are shared out (YBWC splits, the ABDADAs defer)",
+        get: |s| KnobValue::Int(s.expected_cut_sons as i64),
+        set: |s, v| s.expected_cut_sons = int(v) as usize,
     },
     Knob {
         name: "SplitGroup",
