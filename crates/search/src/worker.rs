@@ -336,6 +336,9 @@ pub(crate) struct NodeFacts<'p> {
     pub(crate) improving: bool,
     pub(crate) in_check: bool,
     pub(crate) root: bool,
+    /// A null-window node, not in check, whose static evaluation is at least beta: expected to fail high, so
+    /// sharing its younger brothers out is likelier wasted (YBWC's split, the ABDADAs' deferral).
+    pub(crate) expected_cut: bool,
     /// The table move, and the plies its search is extended by (singular extensions; −1 when it is not alone
     /// in beating beta).
     pub(crate) tt_move: Option<Move>,
@@ -994,6 +997,7 @@ impl<H: SearchHooks> SearchContext<'_, '_, H> {
             improving,
             in_check,
             root,
+            expected_cut: !PV && !in_check && static_eval >= beta,
             tt_move,
             tt_move_extension,
         };
@@ -1004,9 +1008,7 @@ impl<H: SearchHooks> SearchContext<'_, '_, H> {
             // brothers are searched in parallel.
             if moves_searched >= 1
                 && pending_tt_move.is_none()
-                && let Some(pool) =
-                    self.hooks
-                        .split_pool(depth, !PV && !in_check && static_eval >= beta, moves_searched)
+                && let Some(pool) = self.hooks.split_pool(depth, node.expected_cut, moves_searched)
             {
                 self.fill_picker(&mut picker_filled, position, ply, tt_move);
                 // Each brother with its place in the move loop, as the serial loop would have counted it.
@@ -1358,6 +1360,7 @@ impl<H: SearchHooks> SearchContext<'_, '_, H> {
             improving,
             in_check,
             root,
+            expected_cut,
             tt_move,
             tt_move_extension,
         } = *node;
@@ -1400,11 +1403,7 @@ impl<H: SearchHooks> SearchContext<'_, '_, H> {
         let eldest = moves_searched == 0;
         // The eldest son is searched by every thread that comes, and so are the first few sons of a node still
         // expected to fail high (`ExpectedCutSons`): a brother deferred there is one a cutoff is likely to waste.
-        let searched_regardless = eldest
-            || moves_searched < self.shared.expected_cut_sons
-                && !PV
-                && !in_check
-                && self.worker.static_evals[ply] >= beta;
+        let searched_regardless = eldest || expected_cut && moves_searched < self.shared.expected_cut_sons;
         if !searched_regardless
             && !is_deferred
             && self.hooks.defer_move(&MoveContext {
