@@ -736,6 +736,15 @@ impl<H: SearchHooks> SearchContext<'_, '_, H> {
         }
     }
 
+    /// `position`, the node at `ply` where this thread's search starts (the root, a YBWC task's split node),
+    /// becomes the base its subtree's accumulators update from ([`AccumulatorStack::anchor`]).
+    #[inline]
+    pub(crate) fn anchor_accumulators(&mut self, position: &Position, ply: usize) {
+        if let Evaluation::Nnue(network) = self.shared.evaluation {
+            self.worker.accumulators.anchor(network, position, ply);
+        }
+    }
+
     /// `child`, the node at `ply`, was made by `mv` from `parent`: the network's accumulators follow.
     #[inline]
     fn push_move(&mut self, ply: usize, parent: &Position, mv: Move, child: &Position) {
@@ -789,6 +798,9 @@ impl<H: SearchHooks> SearchContext<'_, '_, H> {
             return 0;
         }
         self.worker.seldepth = self.worker.seldepth.max(ply);
+        if root {
+            self.anchor_accumulators(position, ply);
+        }
         let nodes_at_entry = self.worker.stats.nodes;
         let attributed_at_entry = self.worker.attributed_nodes;
         if !root {

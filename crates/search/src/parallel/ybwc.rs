@@ -493,12 +493,15 @@ impl<H: SearchHooks> SplitJob<'_, '_, H> {
             });
             worker.stats = ThreadStats::default();
             worker.stopped = false;
-            let outcome = SearchContext {
+            let mut context = SearchContext {
                 worker,
                 shared,
                 hooks,
-            }
-            .search_move::<PV>(node, this, alpha_now, best_score);
+            };
+            // The split node's accumulators, when the master's were not up to date, are computed once here
+            // rather than from the pieces at every evaluation of the task's subtree.
+            context.anchor_accumulators(node.position, node.ply);
+            let outcome = context.search_move::<PV>(node, this, alpha_now, best_score);
             let stopped = worker.stopped;
             totals.add(&worker.stats);
             point.brother_nodes[index].store(
