@@ -76,7 +76,11 @@ def main() -> int:
         read_until("readyok")
         send(f"position fen {fen}")
         send(f"go depth {args.depth}")
-        infos = [line for line in read_until("bestmove") if line.startswith("info") and " nodes " in line]
+        infos = [
+            line
+            for line in read_until("bestmove")
+            if line.startswith("info") and " nodes " in line and " time " in line
+        ]
         if not infos:
             raise RuntimeError(f"no info line with nodes for {fen}")
         nodes = int(re.search(r" nodes (\d+)", infos[-1]).group(1))
@@ -95,4 +99,7 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    try:
+        sys.exit(main())
+    except (RuntimeError, BrokenPipeError) as error:
+        sys.exit(f"game_sequence.py: error: {error}")
