@@ -41,7 +41,16 @@ def main() -> int:
         lines = args.positions.read_text().splitlines()
     except OSError as error:
         parser.error(f"cannot read {args.positions}: {error}")
-    fens = [line.split(";")[0].strip() for line in lines if line.strip() and not line.startswith("#")]
+    fens = []
+    for line in lines:
+        fields = line.split(";")[0].split()
+        if not fields or fields[0].startswith("#"):
+            continue
+        if len(fields) < 4:
+            parser.error(f"not a FEN or EPD line in {args.positions}: {line.strip()!r}")
+        # A FEN's two move counters, or an EPD's four fields (its operations dropped) with counters added.
+        counters = fields[4:6] if len(fields) >= 6 and all(f.isdigit() for f in fields[4:6]) else ["0", "1"]
+        fens.append(" ".join(fields[:4] + counters))
     if not fens:
         parser.error(f"no positions in {args.positions}")
 
