@@ -200,7 +200,7 @@ impl BenchSet {
 
     /// The depth the set is meant for: the signature's [`DEFAULT_BENCH_DEPTH`] for the short set; for the long
     /// set (22) the depth at which each position takes 5–30 s with one thread and 64 MiB on the project's 2-core
-    /// machine; for the game set the same depth, at which two thirds of the game's moves take 5–15 s so.
+    /// machine; for the game set (23) the depth at which two thirds of the game's moves take 5–20 s.
     ///
     /// ```
     /// use eldest_search::bench::{BenchSet, DEFAULT_BENCH_DEPTH};
@@ -232,10 +232,11 @@ impl BenchSet {
 /// The long set's depth: each position 5–30 s with one thread and 64 MiB on the 2-core machine. It follows the
 /// search: 20 until 2026-11-27, when issue 13's pruning and the net eldest-5 brought five positions under 5 s.
 const LONG_DEPTH: u32 = 22;
-/// The game set's depth: the long set's, at which the game's positions in order take 2.3–14.4 s each (medians of
-/// five runs: 24 of the 36 take 5 s or more, 233 s in all) with one thread and 64 MiB. It was 19 (0.5–5 s a move) until 2026-11-28, where
-/// a third of the moves took under 1.5 s: too short for two threads to pay, as on the long set (docs/bench.md).
-const GAME_DEPTH: u32 = LONG_DEPTH;
+/// The game set's depth: one ply past the long set's, at which the game's positions in order take 1.3–19.4 s each
+/// (medians of three runs, 2026-12-05: 25 of the 36 take 5 s or more, 271 s in all) with one thread and 64 MiB.
+/// It was 19 until 2026-11-28 and 22 until 2026-12-05: each time the engine had grown faster and a third of the
+/// moves took under 5 s, too short for two threads to pay, as on the long set (docs/bench.md).
+const GAME_DEPTH: u32 = 23;
 
 impl fmt::Display for BenchSet {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
