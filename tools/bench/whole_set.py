@@ -20,13 +20,34 @@ import statistics
 import sys
 
 
-def load_runs(path):
+def load_bench(path):
     opener = gzip.open if path.endswith(".gz") else open
     try:
         with opener(path, "rt") as file:
-            return json.load(file)["runs"]
-    except (OSError, ValueError, KeyError, TypeError) as error:
-        sys.exit(f"error: {path} is not a readable `cargo xtask bench` bench.json ({error})")
+            bench = json.load(file)
+        bench["runs"][0]["positions"][0]["fen"]
+        return bench
+    except (OSError, ValueError, KeyError, IndexError, TypeError) as error:
+        sys.exit(f"error: {path} is not a readable `cargo xtask bench` bench.json ({error!r})")
+
+
+def comparable_key(bench):
+    """What must agree between files for their runs to be pooled: the search limit, the table and the positions."""
+    settings = bench["settings"]
+    fens = [position["fen"] for position in bench["runs"][0]["positions"]]
+    return (settings.get("depth"), settings.get("movetime_ms"), settings.get("hash_mib"), fens)
+
+
+def load_runs(paths):
+    benches = [(path, load_bench(path)) for path in paths]
+    first_path, first = benches[0]
+    for path, bench in benches:
+        for run in bench["runs"]:
+            if [position["fen"] for position in run["positions"]] != comparable_key(first)[3]:
+                sys.exit(f"error: {path} holds a run of other positions than {first_path}; pool runs of one set only")
+        if comparable_key(bench) != comparable_key(first):
+            sys.exit(f"error: {path} was searched with another depth, move time or table size than {first_path}")
+    return [run for _, bench in benches for run in bench["runs"]]
 
 
 def total(run, key):
@@ -55,7 +76,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("files", nargs="+", help="bench.json or bench.json.gz files of one set and table size")
     args = parser.parse_args()
-    runs = [run for path in args.files for run in load_runs(path)]
+    runs = load_runs(args.files)
     serial = [run for run in runs if run["threads"] == 1]
     if not serial:
         sys.exit("error: no one-thread run in the files; the ratios need one")
