@@ -242,6 +242,22 @@ pub fn summarise(
                         })
                     })
                     .flatten(),
+                whole_set_speedup: depth_mode
+                    .then(|| {
+                        spread(&|r| {
+                            let (base_time, own_time) = sums_over(&valid, &base.time_us, r, |p| p.time_us);
+                            speedup(base_time, own_time.max(1.0))
+                        })
+                    })
+                    .flatten(),
+                whole_set_overhead: depth_mode
+                    .then(|| {
+                        spread(&|r| {
+                            let (base_nodes, own_nodes) = sums_over(&valid, &base.nodes, r, |p| p.nodes);
+                            overhead(base_nodes, own_nodes)
+                        })
+                    })
+                    .flatten(),
                 nps_efficiency: spread(&|r| nps_efficiency(base_nps, totals(r).nps, t)),
                 nps_ratio: spread(&|r| (base_nps > 0.0).then(|| totals(r).nps / base_nps)),
                 best_move_agreement: spread(&|r| share(r, &|a, b| a.best_move == b.best_move))
@@ -336,6 +352,13 @@ fn totals(run: &Run) -> Totals {
         nodes,
         nps: if time_s > 0.0 { nodes / time_s } else { 0.0 },
     }
+}
+
+/// Over the `positions`, the baseline's per-position `base` values summed and the run's `field` summed.
+fn sums_over(positions: &[usize], base: &[f64], run: &Run, field: fn(&PositionRun) -> u64) -> (f64, f64) {
+    positions.iter().fold((0.0, 0.0), |(base_sum, own_sum), &p| {
+        (base_sum + base[p], own_sum + field(&run.positions[p]) as f64)
+    })
 }
 
 fn sum(run: &Run, field: impl Fn(&PositionRun) -> u64) -> f64 {
@@ -497,6 +520,16 @@ pub(super) mod tests {
         assert!((speedup.min - 2.0f64.sqrt()).abs() < 1e-9);
         let node_overhead = abdada.node_overhead.unwrap();
         assert!((node_overhead.median - 1.1).abs() < 1e-9);
+        // The whole set: 5000 µs of the baseline over 3500 and 4500 µs (the moveless position left out),
+        // where the geometric means read √(8/3) and √2; 550 nodes over 500.
+        let whole_set = abdada.whole_set_speedup.unwrap();
+        assert!((whole_set.max - 5000.0 / 3500.0).abs() < 1e-9);
+        assert!((whole_set.min - 5000.0 / 4500.0).abs() < 1e-9);
+        assert!(
+            whole_set.max < speedup.max,
+            "the long position weighs more in the whole set"
+        );
+        assert!((abdada.whole_set_overhead.unwrap().median - 1.1).abs() < 1e-9);
         // Lazy at 2 threads takes as long as the baseline: ABDADA's speedup over it equals its speedup.
         assert_eq!(abdada.speedup_vs_lazy, abdada.speedup);
         assert_eq!(

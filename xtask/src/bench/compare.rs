@@ -12,8 +12,18 @@ fn metrics(s: &ConfigSummary) -> Vec<(&'static str, Option<Spread>, Direction)> 
     vec![
         ("time s", Some(s.total_time_s), Direction::LowerIsBetter),
         ("speedup", s.speedup, Direction::HigherIsBetter),
+        (
+            "whole-set speedup",
+            s.whole_set_speedup,
+            Direction::HigherIsBetter,
+        ),
         ("speedup vs lazy", s.speedup_vs_lazy, Direction::HigherIsBetter),
         ("node overhead", s.node_overhead, Direction::LowerIsBetter),
+        (
+            "whole-set overhead",
+            s.whole_set_overhead,
+            Direction::LowerIsBetter,
+        ),
         ("nps", Some(s.nps), Direction::HigherIsBetter),
         ("depth", Some(s.depth_reached), Direction::HigherIsBetter),
     ]

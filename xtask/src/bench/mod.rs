@@ -114,13 +114,14 @@ pub struct Args {
     /// Only run `eldest bench` and check its node count against the newest `Bench:` line of git log.
     #[arg(long, conflicts_with_all = ["compare", "depth", "movetime", "positions", "set", "threads", "kind", "file"])]
     signature: bool,
-    /// Compare two bench.json files instead of measuring.
+    /// Compare two bench.json files instead of measuring (every file option here also reads a gzipped
+    /// bench.json.gz, as committed under docs/bench/).
     #[arg(long, num_args = 2, value_names = ["OLD", "NEW"])]
     compare: Option<Vec<PathBuf>>,
     /// Pool bench.json files made apart instead of measuring: the same set and limit at different table sizes
     /// (a --hash list's hash-N/bench.json, single runs), each configuration over the sizes it was measured at,
-    /// runs of one size (one engine's, at other hours) averaged position by position into that size's draws;
-    /// writes pooled.md and pooled.csv to --out.
+    /// runs of one size (one engine's, at other hours) averaged position by position into that size's draws,
+    /// with the whole set's ratios beside the geometric means; writes pooled.md and pooled.csv to --out.
     #[arg(long, num_args = 2.., value_name = "BENCH_JSON", conflicts_with_all = ["compare", "signature"])]
     pool: Option<Vec<PathBuf>>,
     /// Summarise a bench.json made earlier again, with this tool, instead of measuring: its figures recomputed
@@ -187,11 +188,15 @@ fn measure_table_sizes(settings: &Settings, count: usize, sizes: &[u64], out: &P
     )
 }
 
-/// `--pool`: bench reports made apart, pooled over their table sizes.
+/// `--pool`: bench reports made apart, pooled over their table sizes. Each is summarised again from its raw
+/// runs first, so that older files carry the figures added since (the whole set's ratios).
 fn pool_files(files: &[PathBuf], out: &Path) -> Result<(), String> {
     let mut reports = Vec::new();
     for file in files {
-        reports.push((file.display().to_string(), BenchReport::read(file)?));
+        let mut report = BenchReport::read(file)?;
+        report.summaries = analysis::summarise(&report.settings, &report.runs, report.machine.logical_cpus)
+            .map_err(|e| format!("{}: {e}", file.display()))?;
+        reports.push((file.display().to_string(), report));
     }
     let (rows, sizes) = pooled::pool_reports(&reports)?;
     let names: Vec<&str> = reports.iter().map(|(name, _)| name.as_str()).collect();

@@ -195,6 +195,15 @@ pub struct ConfigSummary {
     pub speedup_vs_lazy: Option<Spread>,
     /// Geometric mean over positions of (nodes ÷ 1-thread nodes), per repeat (depth mode only).
     pub node_overhead: Option<Spread>,
+    /// The whole set's time to depth, as Kerrigan and Hyatt quote it: the positions' 1-thread median times
+    /// summed ÷ this repeat's times summed, per repeat (depth mode only; absent from older files). Long
+    /// positions weigh more here than in the geometric [`speedup`](Self::speedup).
+    #[serde(default)]
+    pub whole_set_speedup: Option<Spread>,
+    /// The whole set's node overhead: this repeat's nodes summed ÷ the positions' 1-thread median nodes summed,
+    /// per repeat (depth mode only; absent from older files).
+    #[serde(default)]
+    pub whole_set_overhead: Option<Spread>,
     /// NPS ÷ (1-thread NPS × threads), per repeat.
     pub nps_efficiency: Option<Spread>,
     /// NPS ÷ 1-thread NPS, per repeat: what the threads buy in raw speed (the figure of `--movetime` runs).

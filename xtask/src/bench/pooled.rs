@@ -38,6 +38,13 @@ pub struct PooledRow {
     pub speedup_interval: Option<f64>,
     /// Geometric mean over the draws of the nodes against the same size's one thread.
     pub node_overhead: Option<f64>,
+    /// The whole set's time to depth (the set's one-thread time ÷ its time), each run's median over its
+    /// repeats, geometric mean over a size's runs, then over the sizes.
+    pub whole_set_speedup: Option<f64>,
+    /// The lowest and highest of the whole set's time to depth over every repeat of every run.
+    pub whole_set_range: Option<(f64, f64)>,
+    /// The whole set's node overhead, pooled like [`whole_set_speedup`](Self::whole_set_speedup).
+    pub whole_set_overhead: Option<f64>,
     /// Median over the sizes of the NPS against the same size's one thread.
     pub nps_ratio: Option<f64>,
     /// Median over the sizes of YBWC's share of nodes past a split point's cutoff.
@@ -58,6 +65,10 @@ struct SizeFigures {
     /// Per position: the median nodes; with one thread the tree of the position, the same in every run of one
     /// engine at one size.
     nodes: Vec<f64>,
+    /// The run's whole-set time to depth: median, lowest and highest over its repeats.
+    whole_set_speedup: Option<(f64, f64, f64)>,
+    /// The run's whole-set node overhead, median over its repeats.
+    whole_set_overhead: Option<f64>,
     nps_ratio: Option<f64>,
     speculative_share: Option<f64>,
     duplicate_share: Option<f64>,
@@ -71,6 +82,11 @@ impl From<&ConfigSummary> for SizeFigures {
             speedups: summary.per_position.iter().map(|p| p.speedup).collect(),
             overheads: summary.per_position.iter().map(|p| p.node_overhead).collect(),
             nodes: summary.per_position.iter().map(|p| p.nodes).collect(),
+            whole_set_speedup: summary
+                .whole_set_speedup
+                .as_ref()
+                .map(|x| (x.median, x.min, x.max)),
+            whole_set_overhead: summary.whole_set_overhead.as_ref().map(|x| x.median),
             nps_ratio: summary.nps_ratio.as_ref().map(|x| x.median),
             speculative_share: summary.speculative_share.as_ref().map(|x| x.median),
             duplicate_share: summary.duplicate_share.as_ref().map(|x| x.median),
@@ -212,6 +228,27 @@ fn pool_figures(draws: &[(u64, SizeFigures)]) -> Vec<PooledRow> {
             };
             let speedups = per_draw(|f| &f.speedups);
             let overheads = per_draw(|f| &f.overheads);
+            // A run's whole set is one value: its size's runs are hours, averaged, and the sizes draws.
+            let per_size = |value: &dyn Fn(&SizeFigures) -> Option<f64>| -> Option<f64> {
+                let by_size: Option<Vec<f64>> = sizes
+                    .iter()
+                    .map(|&size| {
+                        let runs: Vec<f64> = same
+                            .iter()
+                            .filter(|(s, _)| *s == size)
+                            .filter_map(|(_, f)| value(f))
+                            .collect();
+                        geometric_mean(&runs)
+                    })
+                    .collect();
+                by_size.and_then(|values| geometric_mean(&values))
+            };
+            let whole_set_range = same.iter().filter_map(|(_, f)| f.whole_set_speedup).fold(
+                None,
+                |range: Option<(f64, f64)>, (_, low, high)| {
+                    Some(range.map_or((low, high), |(l, h)| (l.min(low), h.max(high))))
+                },
+            );
             let median_of = |value: &dyn Fn(&SizeFigures) -> Option<f64>| -> Option<f64> {
                 let values: Vec<f64> = same.iter().filter_map(|(_, s)| value(s)).collect();
                 median(&values)
@@ -225,6 +262,9 @@ fn pool_figures(draws: &[(u64, SizeFigures)]) -> Vec<PooledRow> {
                 speedup: geometric_mean(&speedups),
                 speedup_interval: interval_factor(&speedups),
                 node_overhead: geometric_mean(&overheads),
+                whole_set_speedup: per_size(&|f| f.whole_set_speedup.map(|(median, _, _)| median)),
+                whole_set_range,
+                whole_set_overhead: per_size(&|f| f.whole_set_overhead),
                 nps_ratio: median_of(&|s| s.nps_ratio),
                 speculative_share: median_of(&|s| s.speculative_share),
                 duplicate_share: median_of(&|s| s.duplicate_share),
@@ -273,6 +313,9 @@ pub fn table(rows: &[PooledRow]) -> Table {
         "speedup",
         "95% interval",
         "overhead",
+        "set speedup",
+        "set range",
+        "set overhead",
         "NPS ×",
         "past cut",
         "twice",
@@ -299,6 +342,10 @@ pub fn table(rows: &[PooledRow]) -> Table {
             figure(row.speedup, 2),
             interval,
             figure(row.node_overhead, 2),
+            figure(row.whole_set_speedup, 2),
+            row.whole_set_range
+                .map_or_else(|| "-".to_string(), |(low, high)| format!("{low:.2}–{high:.2}")),
+            figure(row.whole_set_overhead, 2),
             figure(row.nps_ratio, 2),
             percent(row.speculative_share),
             percent(row.duplicate_share),
@@ -318,6 +365,10 @@ pub fn csv(rows: &[PooledRow]) -> Csv {
         "speedup",
         "speedup_interval_factor",
         "node_overhead",
+        "whole_set_speedup",
+        "whole_set_speedup_min",
+        "whole_set_speedup_max",
+        "whole_set_overhead",
         "nps_ratio",
         "speculative_share",
         "duplicate_share",
@@ -332,6 +383,10 @@ pub fn csv(rows: &[PooledRow]) -> Csv {
             cell(row.speedup),
             cell(row.speedup_interval),
             cell(row.node_overhead),
+            cell(row.whole_set_speedup),
+            cell(row.whole_set_range.map(|(low, _)| low)),
+            cell(row.whole_set_range.map(|(_, high)| high)),
+            cell(row.whole_set_overhead),
             cell(row.nps_ratio),
             cell(row.speculative_share),
             cell(row.duplicate_share),
@@ -351,6 +406,11 @@ mod tests {
             speedups: speedups.iter().copied().map(Some).collect(),
             overheads: overheads.iter().copied().map(Some).collect(),
             nodes: vec![1000.0; speedups.len()],
+            whole_set_speedup: (threads > 1).then(|| {
+                let whole = geometric_mean(speedups).unwrap();
+                (whole, whole * 0.9, whole * 1.1)
+            }),
+            whole_set_overhead: (threads > 1).then(|| geometric_mean(overheads).unwrap()),
             nps_ratio: Some(nps),
             speculative_share: (threads > 1).then_some(0.04),
             duplicate_share: (threads > 1).then_some(0.1),
@@ -463,8 +523,18 @@ mod tests {
         // 64 MiB: √(2 · 0.5) = 1, √(1 · 4) = 2, √(1.5 · 1.5) = 1.5; 32 MiB: 1, 1, 1 — six draws, not nine.
         assert_eq!((ybwc.draws, ybwc.sizes, ybwc.runs), (6, 2, 3));
         assert!((ybwc.speedup.unwrap() - 3f64.powf(1.0 / 6.0)).abs() < 1e-9);
+        // The whole set: a run is one value (here the geometric mean of its ratios, range ±10%); the 64 MiB
+        // runs' 3^(1/3) and 3^(1/3) averaged, then with 32 MiB's 1: 3^(1/6).
+        assert!((ybwc.whole_set_speedup.unwrap() - 3f64.powf(1.0 / 6.0)).abs() < 1e-9);
+        let (low, high) = ybwc.whole_set_range.unwrap();
+        assert!((low - 0.9).abs() < 1e-9 && (high - 1.1 * 3f64.powf(1.0 / 3.0)).abs() < 1e-9);
+        assert!((ybwc.whole_set_overhead.unwrap() - 1.0).abs() < 1e-9);
         let text = table(&rows).to_text();
         assert!(text.contains("6 (2 sizes, 3 runs)"), "{text}");
+        assert!(
+            text.contains("0.90–1.59"),
+            "the range over every run's repeats: {text}"
+        );
         assert!(csv(&rows).text().lines().nth(1).unwrap().contains(",6,2,3,"));
         let one_run_a_size = pool_report_draws(&reports[1..]).expect("two sizes");
         let row = one_run_a_size.0.iter().find(|r| r.threads == 2).unwrap();
