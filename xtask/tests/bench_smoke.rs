@@ -103,14 +103,25 @@ fn tiny_bench_writes_every_file_and_compare_reads_them() {
     );
     let positions_csv = std::fs::read_to_string(out.join("positions.csv")).unwrap();
     assert_eq!(positions_csv.lines().count(), 1 + 8 * 2);
-    // Both positions take well under 0.1 s at depth 4: one range, one row per configuration.
+    // Both positions take well under 0.1 s at depth 4: one range, one row per configuration and breakdown.
     let buckets_csv = std::fs::read_to_string(out.join("buckets.csv")).unwrap();
-    assert_eq!(buckets_csv.lines().count(), 1 + 8, "{buckets_csv}");
+    assert_eq!(buckets_csv.lines().count(), 1 + 2 * 8, "{buckets_csv}");
     assert!(
         buckets_csv.lines().skip(1).all(|l| l.contains(",<0.1 s,")),
         "{buckets_csv}"
     );
-    assert!(stdout.contains("By 1-thread search time"), "{stdout}");
+    assert_eq!(
+        buckets_csv
+            .lines()
+            .filter(|l| l.ends_with(",search_size"))
+            .count(),
+        8,
+        "{buckets_csv}"
+    );
+    assert!(
+        stdout.contains("By 1-thread search time") && stdout.contains("By search size"),
+        "{stdout}"
+    );
     // Each algorithm against lazy SMP at two threads, position by position.
     assert!(stdout.contains("Side by side, position by position"), "{stdout}");
     let paired_csv = std::fs::read_to_string(out.join("paired.csv")).unwrap();

@@ -33,15 +33,20 @@ pub fn bucket_of(seconds: f64) -> usize {
 }
 
 /// The figures of one configuration by [`TIME_BUCKETS`], from per-position medians over repeats: for each
-/// range holding at least one of `valid` positions (by the baseline's median time), the geometric means of
-/// the speedups and node overheads and the NPS ratio over those positions.
-fn time_buckets(base: &PositionMedians, own: &PositionMedians, valid: &[usize]) -> Vec<TimeBucket> {
+/// range holding at least one of `valid` positions (by `seconds`, a position's time in seconds for the breakdown),
+/// the geometric means of the speedups and node overheads and the NPS ratio over those positions.
+fn time_buckets(
+    base: &PositionMedians,
+    own: &PositionMedians,
+    valid: &[usize],
+    seconds: impl Fn(usize) -> f64,
+) -> Vec<TimeBucket> {
     let mut buckets = Vec::new();
     for (index, &(label, from_s, to_s)) in TIME_BUCKETS.iter().enumerate() {
         let members: Vec<usize> = valid
             .iter()
             .copied()
-            .filter(|&p| bucket_of(base.time_us[p] / 1e6) == index)
+            .filter(|&p| bucket_of(seconds(p)) == index)
             .collect();
         if members.is_empty() {
             continue;
@@ -327,7 +332,14 @@ pub fn summarise(
                     })
                     .collect(),
                 time_buckets: if depth_mode {
-                    time_buckets(&base, &medians, &valid)
+                    time_buckets(&base, &medians, &valid, |p| base.time_us[p] / 1e6)
+                } else {
+                    Vec::new()
+                },
+                size_buckets: if depth_mode {
+                    time_buckets(&base, &medians, &valid, |p| {
+                        (base.time_us[p] * medians.time_us[p]).sqrt() / 1e6
+                    })
                 } else {
                     Vec::new()
                 },
@@ -654,8 +666,25 @@ pub(super) mod tests {
         close(buckets[4].speedup, 2.0);
         close(buckets[4].node_overhead, 1.05);
         assert_eq!((buckets[4].from_s, buckets[4].to_s), (30.0, None));
+        // By search size, √(1-thread × two-thread time): the 40 s position's two threads took 20 s, so it is a
+        // search of 28 s and joins the 10 s one (size 7.9 s) in 5–30 s.
+        let sizes = &summaries[1].size_buckets;
+        assert_eq!(
+            sizes
+                .iter()
+                .map(|b| (b.label.as_str(), b.positions))
+                .collect::<Vec<_>>(),
+            [("<0.1 s", 2), ("0.1–1 s", 1), ("1–5 s", 1), ("5–30 s", 2)]
+        );
+        close(sizes[3].speedup, (1.6f64 * 2.0).sqrt());
+        close(sizes[3].node_overhead, (1.1f64 * 1.05).sqrt());
+        assert!((sizes[3].one_thread_time_s - 50.0).abs() < 1e-9);
         // The serial row's buckets are the baseline against itself.
         assert!(serial.time_buckets.iter().all(|b| b.speedup == Some(1.0)));
+        assert_eq!(
+            serial.size_buckets, serial.time_buckets,
+            "for one thread both sizes are its time"
+        );
         // The whole: NPS ratio and mean depth.
         close(
             summaries[1].nps_ratio.map(|s| s.median),

@@ -246,6 +246,13 @@ pub struct ConfigSummary {
     /// The figures by the 1-thread time of the positions (depth mode only; empty with `--movetime`).
     #[serde(default)]
     pub time_buckets: Vec<TimeBucket>,
+    /// The same figures by the search's size, the geometric mean of the 1-thread and this configuration's median
+    /// times (depth mode only; absent from older files). A position falls in a range of 1-thread time partly by
+    /// the one-thread search's luck, and this configuration's search of it regresses to the mean, so
+    /// [`time_buckets`](Self::time_buckets) overstates the loss on short searches and the gain on long ones; a
+    /// size that is both searches' favours neither.
+    #[serde(default)]
+    pub size_buckets: Vec<TimeBucket>,
 }
 
 /// One configuration's figures over the positions whose 1-thread search time falls in one range: where

@@ -2,7 +2,7 @@
 //! `summary.md`, `summary.csv`, `positions.csv`, `buckets.csv`, `paired.csv`, `bench.json` and the three SVG
 //! charts, all in the output folder.
 
-use super::model::{BenchReport, ConfigSummary};
+use super::model::{BenchReport, ConfigSummary, TimeBucket};
 use crate::report::charts::{self, LineChart, Series};
 use crate::report::csv::Csv;
 use crate::report::table::Table;
@@ -129,29 +129,50 @@ fn depth(s: &ConfigSummary, fixed_time: bool) -> String {
 pub const BUCKETS_TITLE: &str = "By 1-thread search time (per-position medians over repeats; geometric means over \
                                  the positions of each range):";
 
-/// The breakdown by 1-thread search time under its title, as text or Markdown; where there is none, why.
+/// The title of the breakdown by search size.
+pub const SIZE_BUCKETS_TITLE: &str = "By search size, the geometric mean of the 1-thread and the configuration's \
+                                      times (a position's 1-thread time is partly its one search's luck, which the \
+                                      other search does not share, so the ranges above overstate the loss on short \
+                                      searches; here both searches place a position):";
+
+/// The two breakdowns, by 1-thread search time and by search size, under their titles, as text or Markdown;
+/// where there is none, why.
 pub fn breakdown(summaries: &[ConfigSummary], fixed_time: bool, markdown: bool) -> String {
-    let body = match bucket_table(summaries) {
-        Some(table) if markdown => table.to_markdown(),
-        Some(table) => table.to_text(),
+    let by_one_thread = bucket_table(summaries, "1-thread time", |s| &s.time_buckets);
+    let by_size = bucket_table(summaries, "search size", |s| &s.size_buckets);
+    let render = |table: &Table| {
+        if markdown {
+            table.to_markdown()
+        } else {
+            table.to_text()
+        }
+    };
+    let separator = if markdown { "\n\n" } else { "\n" };
+    let body = match &by_one_thread {
+        Some(table) => render(table),
         None if fixed_time => "(none: a fixed-time search has no time to depth; the NPS ratio and the depth \
                                reached above are its figures)\n"
             .to_string(),
         None => "(none: only one thread count was measured)\n".to_string(),
     };
-    if markdown {
-        format!("{BUCKETS_TITLE}\n\n{body}")
-    } else {
-        format!("{BUCKETS_TITLE}\n{body}")
+    let mut text = format!("{BUCKETS_TITLE}{separator}{body}");
+    if let Some(table) = &by_size {
+        text.push_str(&format!("\n{SIZE_BUCKETS_TITLE}{separator}{}", render(table)));
     }
+    text
 }
 
-/// The breakdown by 1-thread search time: for each range of [`super::analysis::TIME_BUCKETS`] that holds
-/// positions, one row per parallel configuration with its speedup, node overhead and NPS ratio over those
-/// positions. `None` when there is nothing to break down (fixed-time runs, or one thread only).
-pub fn bucket_table(summaries: &[ConfigSummary]) -> Option<Table> {
+/// One breakdown: for each range of [`super::analysis::TIME_BUCKETS`] that holds positions, one row per
+/// parallel configuration with its speedup, node overhead and NPS ratio over those positions; `heading` names
+/// what the ranges are of, `buckets` picks them. `None` when there is nothing to break down (fixed-time runs,
+/// one thread only, or files older than the breakdown).
+pub fn bucket_table(
+    summaries: &[ConfigSummary],
+    heading: &str,
+    buckets: fn(&ConfigSummary) -> &Vec<TimeBucket>,
+) -> Option<Table> {
     let mut table = Table::new([
-        "1-thread time",
+        heading,
         "positions",
         "1-thread s",
         "algorithm",
@@ -163,7 +184,7 @@ pub fn bucket_table(summaries: &[ConfigSummary]) -> Option<Table> {
     let mut any = false;
     for (label, _, _) in super::analysis::TIME_BUCKETS {
         for s in summaries.iter().filter(|s| !s.shared_baseline) {
-            let Some(bucket) = s.time_buckets.iter().find(|b| b.label == label) else {
+            let Some(bucket) = buckets(s).iter().find(|b| b.label == label) else {
                 continue;
             };
             any = true;
@@ -473,21 +494,29 @@ fn buckets_csv(report: &BenchReport) -> Csv {
         "speedup",
         "node_overhead",
         "nps_ratio",
+        "by",
     ]);
     for s in &report.summaries {
-        for b in &s.time_buckets {
-            csv.row(&[
-                s.algorithm.clone(),
-                s.threads.to_string(),
-                b.label.clone(),
-                cell(Some(b.from_s)),
-                cell(b.to_s),
-                b.positions.to_string(),
-                cell(Some(b.one_thread_time_s)),
-                cell(b.speedup),
-                cell(b.node_overhead),
-                cell(b.nps_ratio),
-            ]);
+        let breakdowns = [
+            ("one_thread_time", &s.time_buckets),
+            ("search_size", &s.size_buckets),
+        ];
+        for (by, buckets) in breakdowns {
+            for b in buckets {
+                csv.row(&[
+                    s.algorithm.clone(),
+                    s.threads.to_string(),
+                    b.label.clone(),
+                    cell(Some(b.from_s)),
+                    cell(b.to_s),
+                    b.positions.to_string(),
+                    cell(Some(b.one_thread_time_s)),
+                    cell(b.speedup),
+                    cell(b.node_overhead),
+                    cell(b.nps_ratio),
+                    by.to_string(),
+                ]);
+            }
         }
     }
     csv
