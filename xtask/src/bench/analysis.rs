@@ -6,7 +6,8 @@
 //!
 //! The figures are also broken down by the 1-thread search time of the positions ([`TIME_BUCKETS`]): a
 //! parallel search has little to split in a 50 ms search and much in a 20 s one, and an average over both hides
-//! where it loses.
+//! where it loses. A second breakdown places each position by its search size, the geometric mean of the
+//! 1-thread and the configuration's times, so that the baseline's luck alone does not decide its range.
 
 use super::model::{ConfigSummary, PositionRun, PositionSummary, Run, Settings, TimeBucket};
 use crate::stats::summary::{Spread, geometric_mean, median, nps_efficiency, overhead, speedup};

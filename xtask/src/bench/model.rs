@@ -255,8 +255,8 @@ pub struct ConfigSummary {
     pub size_buckets: Vec<TimeBucket>,
 }
 
-/// One configuration's figures over the positions whose 1-thread search time falls in one range: where
-/// parallel search gains and where it loses.
+/// One configuration's figures over the positions whose 1-thread search time (or search size, in
+/// `size_buckets`) falls in one range: where parallel search gains and where it loses.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct TimeBucket {
     /// The range, e.g. `1–5 s`.

@@ -317,7 +317,7 @@ pub fn write_all(dir: &Path, report: &BenchReport) -> Result<Vec<PathBuf>, Strin
     Ok(FILES.iter().map(|name| path(name)).collect())
 }
 
-/// The table, its breakdown by 1-thread time and the side-by-side comparison (`paired_rows`) as Markdown with
+/// The table, its breakdowns by 1-thread time and by search size, and the side-by-side comparison (`paired_rows`) as Markdown with
 /// the machine and settings above them, ready for docs/bench.md.
 fn markdown(report: &BenchReport, paired_rows: &[super::paired::PairedRow]) -> String {
     let settings = &report.settings;
