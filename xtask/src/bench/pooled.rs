@@ -116,6 +116,9 @@ struct ReportDraws {
     name: String,
     /// What it searched and to what limit, in words: reports pool only when these are equal.
     search: String,
+    /// The positions it searched, in order (FEN): a set's positions can change between versions (the long set
+    /// grew from 12 to 24 on 2026-12-05), and positions pool by index.
+    fens: Vec<String>,
     /// The table size it searched with.
     hash_mib: u64,
     /// Whether its one-thread searches are deterministic (a depth limit, not a clock), so that two runs of one
@@ -131,6 +134,11 @@ impl ReportDraws {
         ReportDraws {
             name: name.to_string(),
             search: format!("{}, {}", settings.source(), settings.limit()),
+            fens: report
+                .summaries
+                .first()
+                .map(|summary| summary.per_position.iter().map(|p| p.fen.clone()).collect())
+                .unwrap_or_default(),
             hash_mib: settings.hash_mib,
             fixed_depth: settings.depth.is_some(),
             figures: report.summaries.iter().map(SizeFigures::from).collect(),
@@ -171,6 +179,16 @@ fn pool_report_draws(reports: &[ReportDraws]) -> Result<(Vec<PooledRow>, Vec<u64
             return Err(format!(
                 "{} searched the {}, {} the {}: pool reports of one set and one limit",
                 report.name, report.search, first.name, first.search
+            ));
+        }
+        if report.fens != first.fens {
+            return Err(format!(
+                "{} searched other positions than {} ({} against {}; the long set has 24 positions since \
+                 2026-12-05, 12 before): pool reports of one position list",
+                report.name,
+                first.name,
+                report.fens.len(),
+                first.fens.len()
             ));
         }
         let size = effective_size(report.hash_mib);
@@ -466,6 +484,10 @@ mod tests {
         ReportDraws {
             name: name.to_string(),
             search: format!("long set, depth {depth}"),
+            fens: configs
+                .first()
+                .map(|(_, speedups)| (0..speedups.len()).map(|i| format!("position {i}")).collect())
+                .unwrap_or_default(),
             hash_mib,
             fixed_depth: true,
             figures: configs
@@ -570,6 +592,15 @@ mod tests {
         let error = pool_report_draws(&deeper).unwrap_err();
         assert!(
             error.contains("depth 20") && error.contains("depth 22"),
+            "{error}"
+        );
+        let grown = vec![
+            report("twelve", 64, 22, &[("ybwc", &[2.0])]),
+            report("twenty-four", 64, 22, &[("ybwc", &[1.0, 1.5])]),
+        ];
+        let error = pool_report_draws(&grown).unwrap_err();
+        assert!(
+            error.starts_with("twenty-four searched other positions than twelve (2 against 1"),
             "{error}"
         );
         let one = vec![report("a", 32, 22, &[("ybwc", &[2.0])])];
