@@ -28,7 +28,7 @@ use crate::worker::{
 };
 use eldest_board::{Move, Position};
 use eldest_repetition::GameHistory;
-use eldest_tt::{MATE, MATE_IN_MAX_PLY, TableSizeError, TranspositionTable};
+use eldest_tt::{MATE, MATE_IN_MAX_PLY, NodeCounters, TableSizeError, TranspositionTable};
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -150,6 +150,9 @@ pub struct Engine {
     currently_searching: CurrentlySearching,
     /// The same marks in a `dashmap` set, when `CsTable` is `dashmap`.
     dash_currently_searching: DashCurrentlySearching,
+    /// Weill's ABDADA's `nproc` counters apart from the entries (`NprocTable`), sized by the thread count of the
+    /// last search that used them.
+    node_counters: NodeCounters,
     /// The search threads, created by the first search with more than one thread and parked between searches.
     pool: SearchPool,
     /// YBWC's bookkeeping of those threads and their reusable states.
@@ -188,6 +191,7 @@ impl Engine {
             last_wall: Duration::ZERO,
             currently_searching: CurrentlySearching::new(1, 1),
             dash_currently_searching: DashCurrentlySearching::new(),
+            node_counters: NodeCounters::for_threads(1),
             pool: SearchPool::default(),
             ybwc: YbwcPool::new(1),
             reductions: Reductions::new(&SearchParams::DEFAULT),
@@ -376,7 +380,8 @@ impl Engine {
     }
 
     /// What the parallel algorithms leave in the shared tables between searches: ABDADA `nproc` counts still
-    /// standing (must be 0 when no search runs) and occupied `currently_searching` slots (must be 0 too).
+    /// standing, in the entries or apart (must be 0 when no search runs), and occupied `currently_searching`
+    /// slots (must be 0 too).
     ///
     /// # Examples
     ///
@@ -397,7 +402,7 @@ impl Engine {
     /// ```
     pub fn parallel_leftovers(&self) -> (usize, usize) {
         (
-            self.tt.nproc_total(),
+            self.tt.nproc_total() + self.node_counters.total(),
             self.currently_searching.occupied() + self.dash_currently_searching.occupied(),
         )
     }
@@ -556,6 +561,12 @@ impl Engine {
                 }
             }
         }
+        if algorithm == ParallelAlgorithm::Abdada
+            && settings.abdada_nproc_table
+            && self.node_counters.lines() != NodeCounters::lines_for(threads)
+        {
+            self.node_counters = NodeCounters::for_threads(threads);
+        }
         if threads > 1
             && let Err(error) = self.pool.ensure(threads)
         {
@@ -656,6 +667,7 @@ impl Engine {
             ParallelAlgorithm::Abdada => {
                 let hooks = AbdadaHooks {
                     tt: &self.tt,
+                    counters: settings.abdada_nproc_table.then_some(&self.node_counters),
                     min_depth: settings.abdada_min_depth,
                     cutoff_checks: settings.cutoff_checks,
                     enter_before_pruning: settings.abdada_enter_before_pruning,

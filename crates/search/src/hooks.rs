@@ -91,8 +91,8 @@ pub trait SearchHooks: Sync {
     ///
     /// let tt = TranspositionTable::new(1).unwrap();
     /// let hooks = AbdadaHooks {
-    ///     tt: &tt, min_depth: 2, cutoff_checks: false, enter_before_pruning: true, ancestor_checks: true,
-    ///     remote: None,
+    ///     tt: &tt, counters: None, min_depth: 2, cutoff_checks: false, enter_before_pruning: true,
+    ///     ancestor_checks: true, remote: None,
     /// };
     /// let inside = hooks.enter_node(7, 5);
     /// assert!(tt.busy(7));
@@ -119,8 +119,8 @@ pub trait SearchHooks: Sync {
     /// let context = MoveContext { key, mv, child_key, depth: 6, alpha: 0, beta: 1, ply: 0, place: 1 };
     /// let tt = TranspositionTable::new(1).unwrap();
     /// let hooks = AbdadaHooks {
-    ///     tt: &tt, min_depth: 2, cutoff_checks: false, enter_before_pruning: true, ancestor_checks: true,
-    ///     remote: None,
+    ///     tt: &tt, counters: None, min_depth: 2, cutoff_checks: false, enter_before_pruning: true,
+    ///     ancestor_checks: true, remote: None,
     /// };
     /// assert!(!hooks.defer_move(&context));
     /// // Another thread is inside the child: Weill's ABDADA leaves it for the second pass.
@@ -225,8 +225,8 @@ pub trait SearchHooks: Sync {
     ///
     /// let tt = TranspositionTable::new(1).unwrap();
     /// let hooks = AbdadaHooks {
-    ///     tt: &tt, min_depth: 2, cutoff_checks: false, enter_before_pruning: true, ancestor_checks: true,
-    ///     remote: None,
+    ///     tt: &tt, counters: None, min_depth: 2, cutoff_checks: false, enter_before_pruning: true,
+    ///     ancestor_checks: true, remote: None,
     /// };
     /// assert!(hooks.enters_before_pruning());
     /// assert!(!Serial.enters_before_pruning());
@@ -271,8 +271,8 @@ pub trait SearchHooks: Sync {
     ///
     /// let tt = TranspositionTable::new(1).unwrap();
     /// let hooks = AbdadaHooks {
-    ///     tt: &tt, min_depth: 2, cutoff_checks: false, enter_before_pruning: true, ancestor_checks: true,
-    ///     remote: None,
+    ///     tt: &tt, counters: None, min_depth: 2, cutoff_checks: false, enter_before_pruning: true,
+    ///     ancestor_checks: true, remote: None,
     /// };
     /// assert!(hooks.ancestor_checks());
     /// assert!(!Serial.ancestor_checks());

@@ -233,6 +233,30 @@ fn weills_entry_with_the_probe_finds_mates_defers_and_leaves_no_count_behind() {
 }
 
 #[test]
+fn weills_counts_apart_from_the_entries_find_mates_defer_and_leave_no_count_behind() {
+    for threads in [2, 4, 8] {
+        let mut engine = Engine::new(16).unwrap();
+        let mut settings = options(ParallelAlgorithm::Abdada.into(), threads);
+        settings.parallel.set_knob("NprocTable", "true").unwrap();
+        assert_finds_short_mates(&mut engine, &settings, &format!("{threads} threads"));
+        let fen = "r1bq1rk1/ppp1nppp/4n3/3p3Q/3P4/1BP1B3/PP1N2PP/R4RK1 w - - 1 16";
+        let (position, outcome) = search(&mut engine, fen, &depth(11), &settings);
+        assert!(position.is_legal(outcome.best_move.unwrap()));
+        assert_eq!(
+            engine.parallel_leftovers(),
+            (0, 0),
+            "{threads} threads left counts behind"
+        );
+        let deferred: u64 = engine.thread_stats().iter().map(|s| s.deferred_moves).sum();
+        assert!(deferred > 0, "{threads} threads: no move was ever deferred");
+        // Back to the counts in the entries: the same engine's next search leaves nothing behind either.
+        settings.parallel.set_knob("NprocTable", "false").unwrap();
+        search(&mut engine, fen, &depth(9), &settings);
+        assert_eq!(engine.parallel_leftovers(), (0, 0));
+    }
+}
+
+#[test]
 fn the_second_copy_of_a_node_two_threads_searched_is_counted_and_one_thread_counts_none() {
     let fen = "r1bq1rk1/ppp1nppp/4n3/3p3Q/3P4/1BP1B3/PP1N2PP/R4RK1 w - - 1 16";
     for (algorithm, threads) in [

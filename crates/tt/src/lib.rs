@@ -4,6 +4,7 @@
 
 mod bound;
 mod bucket;
+mod counters;
 mod entry;
 mod error;
 mod huge_pages;
@@ -15,6 +16,7 @@ mod score;
 mod table;
 
 pub use bound::Bound;
+pub use counters::NodeCounters;
 pub use entry::{DEPTH_OFFSET, Entry, GENERATIONS, MAX_DEPTH, MIN_DEPTH, PINNED_DEPTH, Record};
 pub use error::{PinError, TableSizeError};
 pub use nproc::NodeGuard;

@@ -23,6 +23,7 @@
 //! bucket whose slots are all protected or deeper, is not counted and says so.
 
 use crate::bucket::{MAX_COUNT, RELAXED, SLOTS, count_of, counter_word, tag_of, word_tag};
+use crate::counters::NodeCounters;
 use crate::entry::Entry;
 use crate::replace::{eviction_candidate, may_evict, views};
 use crate::table::TranspositionTable;
@@ -43,12 +44,28 @@ use crate::table::TranspositionTable;
 #[derive(Debug)]
 #[must_use = "dropping the guard leaves the node at once"]
 pub struct NodeGuard<'table> {
-    table: &'table TranspositionTable,
+    home: CountHome<'table>,
     key: u64,
     counted: bool,
 }
 
-impl NodeGuard<'_> {
+/// Where a guard's count is kept: in the transposition table's entries (Weill) or apart from them.
+#[derive(Debug)]
+enum CountHome<'table> {
+    Entries(&'table TranspositionTable),
+    Apart(&'table NodeCounters),
+}
+
+impl<'table> NodeGuard<'table> {
+    /// The guard of an enter into `counters` that `counted` says succeeded.
+    pub(crate) const fn apart(counters: &'table NodeCounters, key: u64, counted: bool) -> NodeGuard<'table> {
+        NodeGuard {
+            home: CountHome::Apart(counters),
+            key,
+            counted,
+        }
+    }
+
     /// Whether the enter was counted (false when the bucket had no slot to reserve or the count was full).
     ///
     /// # Examples
@@ -89,7 +106,10 @@ impl NodeGuard<'_> {
 impl Drop for NodeGuard<'_> {
     fn drop(&mut self) {
         if self.counted {
-            self.table.leave(self.key);
+            match self.home {
+                CountHome::Entries(table) => table.leave(self.key),
+                CountHome::Apart(counters) => counters.leave(self.key),
+            };
         }
     }
 }
@@ -214,7 +234,7 @@ impl TranspositionTable {
     /// ```
     pub fn enter_guard(&self, key: u64, depth: i32) -> NodeGuard<'_> {
         NodeGuard {
-            table: self,
+            home: CountHome::Entries(self),
             key,
             counted: self.enter(key, depth),
         }

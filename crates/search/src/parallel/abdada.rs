@@ -7,7 +7,9 @@
 //! entry with the table probe is `EnterBeforePruning`), and only from `AbdadaMinDepth` plies of remaining
 //! depth — below it nobody enters, so nobody is asked about either; and a thread leaves a subtree as soon as it
 //! finds another thread's stored result cutting a node above it (`AncestorChecks`, the node routine's ancestor
-//! checks), where Weill's thread would search it to the end.
+//! checks), where Weill's thread would search it to the end. `NprocTable` (off by default: measured no faster)
+//! keeps the counts in a small table of their own ([`eldest_tt::NodeCounters`]) instead of the entries, and
+//! reads a younger brother's entry only when another thread is counted in it — the same deferrals.
 //!
 //! # Examples
 //!
@@ -30,7 +32,7 @@
 
 use crate::exchange::EntryExchange;
 use crate::hooks::{MoveContext, SearchHooks};
-use eldest_tt::{ExclusiveProbe, NodeGuard, ProbeOutcome, TranspositionTable};
+use eldest_tt::{ExclusiveProbe, NodeCounters, NodeGuard, ProbeOutcome, TranspositionTable};
 
 /// Weill's ABDADA as hooks.
 ///
@@ -40,6 +42,7 @@ use eldest_tt::{ExclusiveProbe, NodeGuard, ProbeOutcome, TranspositionTable};
 /// let tt = TranspositionTable::new(1).unwrap();
 /// let hooks = AbdadaHooks {
 ///     tt: &tt,
+///     counters: None,
 ///     min_depth: 2,
 ///     cutoff_checks: false,
 ///     enter_before_pruning: false,
@@ -53,11 +56,20 @@ use eldest_tt::{ExclusiveProbe, NodeGuard, ProbeOutcome, TranspositionTable};
 ///     assert!(!tt.busy(43));
 /// }
 /// assert!(!tt.busy(42), "leaving is automatic");
+///
+/// // `NprocTable`: the same counts in a table of their own, away from the entries.
+/// let counters = eldest_tt::NodeCounters::for_threads(2);
+/// let apart = AbdadaHooks { counters: Some(&counters), ..hooks };
+/// let _inside = apart.enter_node(42, 5);
+/// assert!(counters.busy(42) && !tt.busy(42));
 /// ```
 #[derive(Debug, Clone, Copy)]
 pub struct AbdadaHooks<'a> {
-    /// The shared table holding the `nproc` counters.
+    /// The shared transposition table: the entries, and the `nproc` counters unless `counters` holds them.
     pub tt: &'a TranspositionTable,
+    /// `NprocTable`: the `nproc` counters kept apart from the entries (`None`: in the entries, as Weill keeps
+    /// them).
+    pub counters: Option<&'a NodeCounters>,
     /// `AbdadaMinDepth`: nodes of less remaining depth are neither entered nor asked about.
     pub min_depth: i32,
     /// `CutoffChecks`: Kerrigan's re-probe of a node with deferred moves.
@@ -81,8 +93,8 @@ pub struct AbdadaHooks<'a> {
 /// use eldest_tt::TranspositionTable;
 /// let tt = TranspositionTable::new(1).unwrap();
 /// let hooks = AbdadaHooks {
-///     tt: &tt, min_depth: 3, cutoff_checks: false, enter_before_pruning: false, ancestor_checks: false,
-///     remote: None,
+///     tt: &tt, counters: None, min_depth: 3, cutoff_checks: false, enter_before_pruning: false,
+///     ancestor_checks: false, remote: None,
 /// };
 /// let inside = hooks.enter_node(9, 6);
 /// assert!(tt.busy(9));
@@ -116,23 +128,46 @@ impl SearchHooks for AbdadaHooks<'_> {
         if context.depth - 1 < self.min_depth {
             return false;
         }
-        // The child is probed exclusively with the window it would be searched with: a stored result that
-        // answers it is not deferred (retrieveAsk cuts before it looks at nproc).
-        let outcome = self.tt.probe_exclusive(
-            context.child_key,
-            context.depth - 1,
-            -context.beta,
-            -context.alpha,
-            context.ply + 1,
-            true,
-        );
-        match outcome {
-            ExclusiveProbe::OnEvaluation => true,
-            // A result that answers the child is used whoever is searching it elsewhere.
-            ExclusiveProbe::Outcome(ProbeOutcome::Cutoff(_)) => false,
-            ExclusiveProbe::Outcome(_) => self
-                .remote
-                .is_some_and(|remote| remote.busy_elsewhere(context.child_key, context.depth - 1)),
+        let elsewhere = || {
+            self.remote
+                .is_some_and(|remote| remote.busy_elsewhere(context.child_key, context.depth - 1))
+        };
+        let Some(counters) = self.counters else {
+            // The child is probed exclusively with the window it would be searched with: a stored result that
+            // answers it is not deferred (retrieveAsk cuts before it looks at nproc).
+            let outcome = self.tt.probe_exclusive(
+                context.child_key,
+                context.depth - 1,
+                -context.beta,
+                -context.alpha,
+                context.ply + 1,
+                true,
+            );
+            return match outcome {
+                ExclusiveProbe::OnEvaluation => true,
+                // A result that answers the child is used whoever is searching it elsewhere.
+                ExclusiveProbe::Outcome(ProbeOutcome::Cutoff(_)) => false,
+                ExclusiveProbe::Outcome(_) => elsewhere(),
+            };
+        };
+        // The same decision asked the other way round: the entry is read only for a child another thread is in
+        // (rarely), so the probe of every other child is the child's own, after the prefetch.
+        let answered = || {
+            matches!(
+                self.tt.probe_node(
+                    context.child_key,
+                    context.depth - 1,
+                    -context.beta,
+                    -context.alpha,
+                    context.ply + 1,
+                ),
+                ProbeOutcome::Cutoff(_)
+            )
+        };
+        if counters.busy(context.child_key) {
+            !answered()
+        } else {
+            self.remote.is_some() && !answered() && elsewhere()
         }
     }
 
@@ -143,7 +178,10 @@ impl SearchHooks for AbdadaHooks<'_> {
             (remote, key, depth)
         });
         AbdadaGuard {
-            _counted: (depth >= self.min_depth).then(|| self.tt.enter_guard(key, depth)),
+            _counted: (depth >= self.min_depth).then(|| match self.counters {
+                Some(counters) => counters.enter_guard(key),
+                None => self.tt.enter_guard(key, depth),
+            }),
             announced,
         }
     }
@@ -161,5 +199,86 @@ impl SearchHooks for AbdadaHooks<'_> {
     #[inline]
     fn ancestor_checks(&self) -> bool {
         self.ancestor_checks
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use eldest_board::Position;
+    use eldest_tt::{Bound, Record};
+
+    fn hooks<'a>(tt: &'a TranspositionTable, counters: Option<&'a NodeCounters>) -> AbdadaHooks<'a> {
+        AbdadaHooks {
+            tt,
+            counters,
+            min_depth: 3,
+            cutoff_checks: false,
+            enter_before_pruning: false,
+            ancestor_checks: false,
+            remote: None,
+        }
+    }
+
+    /// A younger brother of the start position searched at `depth` with the window (-50, 50).
+    fn brother(depth: i32) -> MoveContext {
+        let position = Position::startpos();
+        let mv = position.parse_uci_move("d2d4").unwrap();
+        let mut child = position;
+        child.play_unchecked(mv);
+        MoveContext {
+            key: position.key(),
+            mv,
+            child_key: child.key(),
+            depth,
+            alpha: -50,
+            beta: 50,
+            ply: 0,
+            place: 1,
+        }
+    }
+
+    /// Weill's rules, whichever home the counts have: a brother another thread is in is deferred, unless its
+    /// stored result answers it; a brother nobody is in, or below the depth threshold, is searched.
+    #[test]
+    fn both_homes_of_the_counts_defer_the_same_brothers() {
+        let counters = NodeCounters::for_threads(2);
+        for apart in [false, true] {
+            let tt = TranspositionTable::with_buckets(1024).unwrap();
+            let hooks = hooks(&tt, apart.then_some(&counters));
+            let context = brother(6);
+            assert!(!hooks.defer_move(&context), "nobody inside (apart: {apart})");
+            let other_thread = hooks.enter_node(context.child_key, 5);
+            assert_eq!(
+                tt.busy(context.child_key),
+                !apart,
+                "the entries hold the count only without the table"
+            );
+            assert_eq!(counters.busy(context.child_key), apart);
+            assert!(
+                hooks.defer_move(&context),
+                "another thread inside (apart: {apart})"
+            );
+            assert!(
+                !hooks.defer_move(&brother(3)),
+                "below AbdadaMinDepth (apart: {apart})"
+            );
+            // The child's result, stored: a lower bound of 80 at depth 5 answers its window (the parent's,
+            // negated: (-50, 50) again), so it is searched at once whoever is inside.
+            let record = Record {
+                best_move: 0,
+                score: 80,
+                static_eval: None,
+                depth: 5,
+                bound: Bound::LOWER,
+            };
+            tt.store(context.child_key, 1, record);
+            assert!(
+                !hooks.defer_move(&context),
+                "the stored result answers the brother (apart: {apart})"
+            );
+            drop(other_thread);
+            assert_eq!((tt.nproc_total(), counters.total()), (0, 0));
+        }
     }
 }

@@ -323,6 +323,11 @@ pub struct ParallelSettings {
     /// Classic ABDADA: a thread enters a node with its table probe, as Weill's `retrieveAsk` does; when false it
     /// enters only after null-move and reverse futility pruning, so nodes those prune are never entered.
     pub abdada_enter_before_pruning: bool,
+    /// Classic ABDADA: the `nproc` counts are kept in a small table of their own, on cache lines away from the
+    /// transposition table's entries, and a younger brother is probed in the table only when another thread is
+    /// counted in it; when false they are kept in the entries, as Weill keeps them, and every younger brother's
+    /// exclusive probe reads its entry before the move is made.
+    pub abdada_nproc_table: bool,
     /// Both ABDADAs: Kerrigan's cutoff checks — from depth 4, in a node that has deferred moves, re-probe the
     /// node's own table entry before each move and return on a cutoff another thread stored.
     pub cutoff_checks: bool,
@@ -411,6 +416,7 @@ impl Default for ParallelSettings {
             ybwc_spin: true,
             abdada_min_depth: 3,
             abdada_enter_before_pruning: false,
+            abdada_nproc_table: false,
             cutoff_checks: false,
             ancestor_checks: true,
             skip_completed_iterations: true,
@@ -760,6 +766,15 @@ pub static KNOBS: &[Knob] = &[
         help: "ABDADA: enter a node with its table probe (Weill) instead of after null-move and futility pruning",
         get: |s| KnobValue::Bool(s.abdada_enter_before_pruning),
         set: |s, v| s.abdada_enter_before_pruning = boolean(v),
+    },
+    Knob {
+        name: "NprocTable",
+        flag: "nproc-table",
+        algorithms: &[ParallelAlgorithm::Abdada],
+        kind: KnobKind::Check,
+        help: "ABDADA: keep nproc in a small table of its own, away from the entries the other threads probe (Weill: in the entries, false)",
+        get: |s| KnobValue::Bool(s.abdada_nproc_table),
+        set: |s, v| s.abdada_nproc_table = boolean(v),
     },
     Knob {
         name: "DeferDepth",
