@@ -210,49 +210,52 @@ fn best_moves_are_legal_and_nothing_leaks_over_many_positions() {
     }
 }
 
-#[test]
-fn weills_entry_with_the_probe_finds_mates_defers_and_leaves_no_count_behind() {
-    for threads in [2, 4] {
+/// Weill's ABDADA with the knob `name` set to `value` at each of `thread_counts`: short mates found, a legal move,
+/// no count left behind, and from `deferring_threads` threads on some move deferred.
+fn assert_weill_with_knob_finds_mates_defers_and_leaves_no_count_behind(
+    name: &str,
+    value: &str,
+    thread_counts: &[usize],
+    deferring_threads: usize,
+) {
+    for &threads in thread_counts {
         let mut engine = Engine::new(16).unwrap();
         let mut settings = options(ParallelAlgorithm::Abdada.into(), threads);
-        settings.parallel.abdada_enter_before_pruning = true;
-        assert_finds_short_mates(&mut engine, &settings, &format!("{threads} threads"));
+        settings.parallel.set_knob(name, value).unwrap();
+        let label = format!("{name} {value}, {threads} threads");
+        assert_finds_short_mates(&mut engine, &settings, &label);
         let fen = "r1bq1rk1/ppp1nppp/4n3/3p3Q/3P4/1BP1B3/PP1N2PP/R4RK1 w - - 1 16";
         let (position, outcome) = search(&mut engine, fen, &depth(11), &settings);
         assert!(position.is_legal(outcome.best_move.unwrap()));
-        assert_eq!(
-            engine.parallel_leftovers(),
-            (0, 0),
-            "{threads} threads left counts behind"
-        );
-        if threads == 4 {
+        assert_eq!(engine.parallel_leftovers(), (0, 0), "{label}: counts left behind");
+        if threads >= deferring_threads {
             let deferred: u64 = engine.thread_stats().iter().map(|s| s.deferred_moves).sum();
-            assert!(deferred > 0, "no move was ever deferred");
+            assert!(deferred > 0, "{label}: no move was ever deferred");
         }
     }
 }
 
 #[test]
+fn weills_entry_with_the_probe_finds_mates_defers_and_leaves_no_count_behind() {
+    assert_weill_with_knob_finds_mates_defers_and_leaves_no_count_behind(
+        "EnterBeforePruning",
+        "true",
+        &[2, 4],
+        4,
+    );
+}
+
+#[test]
 fn weills_counts_apart_from_the_entries_find_mates_defer_and_leave_no_count_behind() {
-    for threads in [2, 4, 8] {
-        let mut engine = Engine::new(16).unwrap();
-        let mut settings = options(ParallelAlgorithm::Abdada.into(), threads);
-        settings.parallel.set_knob("NprocTable", "true").unwrap();
-        assert_finds_short_mates(&mut engine, &settings, &format!("{threads} threads"));
-        let fen = "r1bq1rk1/ppp1nppp/4n3/3p3Q/3P4/1BP1B3/PP1N2PP/R4RK1 w - - 1 16";
-        let (position, outcome) = search(&mut engine, fen, &depth(11), &settings);
-        assert!(position.is_legal(outcome.best_move.unwrap()));
-        assert_eq!(
-            engine.parallel_leftovers(),
-            (0, 0),
-            "{threads} threads left counts behind"
-        );
-        let deferred: u64 = engine.thread_stats().iter().map(|s| s.deferred_moves).sum();
-        assert!(deferred > 0, "{threads} threads: no move was ever deferred");
-        // Back to the counts in the entries: the same engine's next search leaves nothing behind either.
-        settings.parallel.set_knob("NprocTable", "false").unwrap();
+    assert_weill_with_knob_finds_mates_defers_and_leaves_no_count_behind("NprocTable", "true", &[2, 4], 2);
+    // One engine switching between the two homes of the counts leaves nothing behind in either.
+    let mut engine = Engine::new(16).unwrap();
+    let mut settings = options(ParallelAlgorithm::Abdada.into(), 2);
+    let fen = "r1bq1rk1/ppp1nppp/4n3/3p3Q/3P4/1BP1B3/PP1N2PP/R4RK1 w - - 1 16";
+    for home in ["true", "false", "true"] {
+        settings.parallel.set_knob("NprocTable", home).unwrap();
         search(&mut engine, fen, &depth(9), &settings);
-        assert_eq!(engine.parallel_leftovers(), (0, 0));
+        assert_eq!(engine.parallel_leftovers(), (0, 0), "NprocTable {home}");
     }
 }
 

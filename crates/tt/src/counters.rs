@@ -11,12 +11,12 @@
 //! busy costs no table probe. Nothing is reserved or protected in the transposition table, and no placeholder
 //! entry is written.
 //!
-//! A line holds eight 64-bit words, each a key tag (the key's top 48 bits) and a 16-bit count; a word whose
-//! count is zero is free. Enters and leaves are compare-and-swaps on one word. Two threads entering a node at the
-//! same moment may each claim a free word for it; the node is then counted in both, `busy` sees either, and every
-//! leave finds a word to decrement, so counts still return to zero. A line whose eight words all count other
-//! nodes cannot count a ninth: its enter says so and the node is searched uncounted, like an enter into a
-//! transposition-table bucket with no slot to reserve.
+//! A line holds eight 64-bit words, each a key tag (the key's top 48 bits) and a 16-bit count; a word whose count
+//! is zero is free. Enters and leaves are compare-and-swaps on one word (acquire and release, see `LOAD`). Two
+//! threads entering a node at the same moment may each claim a free word for it; the node is then counted in both,
+//! `busy` sees either, and every leave finds a word to decrement, so counts still return to zero. A line whose
+//! eight words all count other nodes cannot count a ninth: its enter says so and the node is searched uncounted,
+//! like an enter into a transposition-table bucket with no slot to reserve.
 
 use core::sync::atomic::{AtomicU64, Ordering};
 
@@ -34,8 +34,14 @@ const WORDS_PER_LINE: usize = 8;
 const MIN_LINES: usize = 1024;
 const LINES_PER_THREAD: usize = 64;
 
-/// Every access is relaxed, as in the transposition table: the counts publish no other memory.
-const RELAXED: Ordering = Ordering::Relaxed;
+/// Loads acquire and compare-and-swaps acquire and release (on x86 the same instructions as relaxed ones). Counts
+/// are fungible: a leave decrements the first word counting its node, which may be the word another thread
+/// claimed for that node in a race. That thread must then still see its node busy through the word the leaving
+/// thread claimed, and it does because seeing the leave's release shows it everything the leaving thread did
+/// before, that claim included; with relaxed accesses it might see the decrement and not the claim (Miri finds
+/// it in `many_threads_balance_their_counts`).
+const LOAD: Ordering = Ordering::Acquire;
+const SWAP: Ordering = Ordering::AcqRel;
 
 const fn tag_of(key: u64) -> u64 {
     key & !COUNT_MASK
@@ -61,7 +67,7 @@ impl CounterLine {
     /// The word counting `tag` and its value, if a thread is counted in that node.
     fn held(&self, tag: u64) -> Option<(&AtomicU64, u64)> {
         self.words.iter().find_map(|word| {
-            let value = word.load(RELAXED);
+            let value = word.load(LOAD);
             (count_of(value) > 0 && tag_of(value) == tag).then_some((word, value))
         })
     }
@@ -188,25 +194,19 @@ impl NodeCounters {
                 if count_of(value) == COUNT_MASK {
                     return false;
                 }
-                if word
-                    .compare_exchange_weak(value, value + 1, RELAXED, RELAXED)
-                    .is_ok()
-                {
+                if word.compare_exchange_weak(value, value + 1, SWAP, LOAD).is_ok() {
                     return true;
                 }
                 continue;
             }
             let free = line.words.iter().find_map(|word| {
-                let value = word.load(RELAXED);
+                let value = word.load(LOAD);
                 (count_of(value) == 0).then_some((word, value))
             });
             let Some((word, value)) = free else {
                 return false;
             };
-            if word
-                .compare_exchange_weak(value, tag | 1, RELAXED, RELAXED)
-                .is_ok()
-            {
+            if word.compare_exchange_weak(value, tag | 1, SWAP, LOAD).is_ok() {
                 return true;
             }
         }
@@ -235,10 +235,7 @@ impl NodeCounters {
             };
             // Compare-and-swap, not fetch_sub: the count may have reached zero and the word been claimed for
             // another node since the load, and that count must not be touched.
-            if word
-                .compare_exchange_weak(value, value - 1, RELAXED, RELAXED)
-                .is_ok()
-            {
+            if word.compare_exchange_weak(value, value - 1, SWAP, LOAD).is_ok() {
                 return true;
             }
         }
@@ -286,7 +283,7 @@ impl NodeCounters {
             .line(key)
             .words
             .iter()
-            .map(|word| word.load(RELAXED))
+            .map(|word| word.load(LOAD))
             .filter(|&value| count_of(value) > 0 && tag_of(value) == tag)
             .map(count_of)
             .sum();
@@ -330,7 +327,7 @@ impl NodeCounters {
             .iter()
             .flat_map(|line| &line.words)
             // A count has 16 bits: the cast is lossless.
-            .map(|word| count_of(word.load(RELAXED)) as usize)
+            .map(|word| count_of(word.load(LOAD)) as usize)
             .sum()
     }
 }
@@ -371,7 +368,7 @@ mod tests {
     fn a_full_count_refuses_more() {
         let counters = NodeCounters::with_lines(1);
         let word = &counters.line(5).words[0];
-        word.store(tag_of(5) | COUNT_MASK, RELAXED);
+        word.store(tag_of(5) | COUNT_MASK, Ordering::Release);
         assert!(!counters.enter(5));
         assert_eq!(counters.nproc(5), COUNT_MASK as u32);
     }
@@ -381,6 +378,8 @@ mod tests {
     #[test]
     fn many_threads_balance_their_counts() {
         const THREADS: usize = 16;
+        // Miri interprets every round about a thousand times slower: fewer rounds, the same threads.
+        let rounds: u64 = if cfg!(miri) { 40 } else { 20_000 };
         let counters = NodeCounters::with_lines(2);
         let start = Barrier::new(THREADS);
         std::thread::scope(|scope| {
@@ -388,7 +387,7 @@ mod tests {
                 let (counters, start) = (&counters, &start);
                 scope.spawn(move || {
                     start.wait();
-                    for round in 0..20_000u64 {
+                    for round in 0..rounds {
                         let key = ((round + thread as u64) % 5) << 40 | (round % 2);
                         let guard = counters.enter_guard(key);
                         if guard.is_counted() {
