@@ -66,7 +66,8 @@ impl<'table> NodeGuard<'table> {
         }
     }
 
-    /// Whether the enter was counted (false when the bucket had no slot to reserve or the count was full).
+    /// Whether the enter was counted (false when the bucket had no slot to reserve, or with
+    /// [`NodeCounters`] the line had no free word, or the count was full).
     ///
     /// # Examples
     ///

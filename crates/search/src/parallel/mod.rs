@@ -324,8 +324,8 @@ pub struct ParallelSettings {
     /// enters only after null-move and reverse futility pruning, so nodes those prune are never entered.
     pub abdada_enter_before_pruning: bool,
     /// Classic ABDADA: the `nproc` counts are kept in a small table of their own, on cache lines away from the
-    /// transposition table's entries, and a younger brother is probed in the table only when another thread is
-    /// counted in it; when false they are kept in the entries, as Weill keeps them, and every younger brother's
+    /// transposition table's entries, and a younger brother's entry is read only when another thread is counted
+    /// in it; when false they are kept in the entries, as Weill keeps them, and every younger brother's
     /// exclusive probe reads its entry before the move is made.
     pub abdada_nproc_table: bool,
     /// Both ABDADAs: Kerrigan's cutoff checks — from depth 4, in a node that has deferred moves, re-probe the
