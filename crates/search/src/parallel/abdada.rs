@@ -128,46 +128,37 @@ impl SearchHooks for AbdadaHooks<'_> {
         if context.depth - 1 < self.min_depth {
             return false;
         }
+        // The child, with the window it would be searched with.
+        let (key, depth, alpha, beta, ply) = (
+            context.child_key,
+            context.depth - 1,
+            -context.beta,
+            -context.alpha,
+            context.ply + 1,
+        );
         let elsewhere = || {
             self.remote
-                .is_some_and(|remote| remote.busy_elsewhere(context.child_key, context.depth - 1))
+                .is_some_and(|remote| remote.busy_elsewhere(key, depth))
         };
-        let Some(counters) = self.counters else {
-            // The child is probed exclusively with the window it would be searched with: a stored result that
-            // answers it is not deferred (retrieveAsk cuts before it looks at nproc).
-            let outcome = self.tt.probe_exclusive(
-                context.child_key,
-                context.depth - 1,
-                -context.beta,
-                -context.alpha,
-                context.ply + 1,
-                true,
-            );
-            return match outcome {
+        match self.counters {
+            // A stored result that answers the child is not deferred (retrieveAsk cuts before it looks at nproc):
+            // it is used whoever is searching the child elsewhere.
+            None => match self.tt.probe_exclusive(key, depth, alpha, beta, ply, true) {
                 ExclusiveProbe::OnEvaluation => true,
-                // A result that answers the child is used whoever is searching it elsewhere.
                 ExclusiveProbe::Outcome(ProbeOutcome::Cutoff(_)) => false,
                 ExclusiveProbe::Outcome(_) => elsewhere(),
-            };
-        };
-        // The same decision asked the other way round: the entry is read only for a child another thread is in
-        // (rarely), so the probe of every other child is the child's own, after the prefetch.
-        let answered = || {
-            matches!(
-                self.tt.probe_node(
-                    context.child_key,
-                    context.depth - 1,
-                    -context.beta,
-                    -context.alpha,
-                    context.ply + 1,
-                ),
-                ProbeOutcome::Cutoff(_)
-            )
-        };
-        if counters.busy(context.child_key) {
-            !answered()
-        } else {
-            self.remote.is_some() && !answered() && elsewhere()
+            },
+            // The same decision asked the other way round: the entry is read only for a child some thread is
+            // in (rarely), so the probe of every other child is the child's own, after the prefetch.
+            Some(counters) => {
+                let here = counters.busy(key);
+                (here || self.remote.is_some())
+                    && !matches!(
+                        self.tt.probe_node(key, depth, alpha, beta, ply),
+                        ProbeOutcome::Cutoff(_)
+                    )
+                    && (here || elsewhere())
+            }
         }
     }
 
