@@ -20,7 +20,7 @@ size and prints, from node counts (which the machine's load does not change):
         --size 128 docs/bench/zen4-2026-12-06/long24-hash32-128/hash-128/bench.json.gz
 
 The files of one size must search the same positions to the same depth; only the standard library is needed.
-Used on 2026-12-06 (docs/parallel-search.md, *The long and game sets over three table sizes*).
+Used on 2026-12-06 (docs/parallel-search.md, *The long and game sets over several table sizes*).
 """
 
 import argparse
