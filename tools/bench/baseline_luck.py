@@ -80,15 +80,29 @@ def main():
     for group in args.size:
         if len(group) < 2:
             parser.error("--size takes a size and at least one bench.json file")
+        if group[0] in sizes:
+            parser.error(f"--size {group[0]} given twice: list all its files after one --size")
         sizes[group[0]] = load(group[1:])
 
-    positions = sorted(set.intersection(*(set(one) for one, _ in sizes.values())))
     algorithms = sorted(set.intersection(*(set(two) for _, two in sizes.values())))
+    if not algorithms:
+        sys.exit("no algorithm has two-thread runs at every size")
+    # The positions every size measured with one thread and with every algorithm's two threads.
+    positions = sorted(
+        set.intersection(
+            *(
+                {i for i in one if all(two[a][i] for a in algorithms)}
+                for one, two in sizes.values()
+            )
+        )
+    )
+    if len(positions) < 3:
+        sys.exit(f"{len(positions)} positions measured at every size: too few to correlate")
     # One-thread draw per size and position (the median of its re-timings: the same tree), and the two threads'
     # geometric mean over the runs.
     baseline = {size: {i: statistics.median(one[i]) for i in positions} for size, (one, _) in sizes.items()}
     parallel = {
-        size: {a: {i: geometric_mean(two[a][i]) for i in positions if two[a][i]} for a in algorithms}
+        size: {a: {i: geometric_mean(two[a][i]) for i in positions} for a in algorithms}
         for size, (_, two) in sizes.items()
     }
 
