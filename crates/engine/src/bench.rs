@@ -181,7 +181,7 @@ pub(crate) fn position_json(result: &BenchPosition<'_>, counted_duplicates: bool
             "{{\"index\":{},\"fen\":\"{}\",\"depth\":{},\"nodes\":{},\"time_us\":{},\"best_move\":\"{}\",",
             "\"score\":\"{}\",\"tt_hits\":{},\"cutoffs\":{},\"first_move_cutoffs\":{},\"deferred_moves\":{},",
             "\"cutoff_check_returns\":{},\"ancestor_returns\":{},\"pv_ancestor_returns\":{},\"windows_left\":{},\"alpha_adoptions\":{},\"root_researches\":{},\"best_move_changes\":{},",
-            "\"splits\":{},\"split_tasks\":{},\"aborted_tasks\":{},\"speculative_nodes\":{},\"duplicate_nodes\":{},",
+            "\"splits\":{},\"split_tasks\":{},\"aborted_tasks\":{},\"speculative_nodes\":{},\"window_restarts\":{},\"duplicate_nodes\":{},",
             "\"busy_us\":{},\"idle_us\":{},\"threads\":{}}}"
         ),
         result.index,
@@ -206,6 +206,7 @@ pub(crate) fn position_json(result: &BenchPosition<'_>, counted_duplicates: bool
         stats.split_tasks,
         stats.aborted_tasks,
         stats.speculative_nodes,
+        stats.window_restarts,
         if counted_duplicates {
             stats.duplicate_nodes.to_string()
         } else {

@@ -619,6 +619,7 @@ impl Engine {
             brothers_keep_places: settings.brothers_keep_places,
             expected_cut_sons: if abdadas { settings.expected_cut_sons } else { 1 },
             shared_alpha: abdadas && settings.shared_alpha && self.workers.len() > 1,
+            window_updates: settings.ybwc_window_updates,
             pv_ancestor_min_depth: (settings.pv_ancestor_checks(algorithm) && self.workers.len() > 1)
                 .then_some(settings.pv_ancestor_min_depth),
             params: &options.params,

@@ -112,6 +112,8 @@ pub struct SharedSearch<'a> {
     /// The ABDADAs' `SharedAlpha` (several threads): PV nodes publish each raise of alpha in the table and read
     /// the other threads' before each move.
     pub shared_alpha: bool,
+    /// YBWC's `WindowUpdates`: a raise of a PV split point's alpha restarts the brothers in flight there.
+    pub window_updates: bool,
     /// The ABDADAs' PV ancestor checks (`AbdadaPvAncestorChecks`, `SimplifiedAbdadaPvAncestorChecks`; several
     /// threads, with the ancestor checks): PV nodes below the root of at
     /// least this remaining depth (`PvAncestorMinDepth`) are re-probed too, against their window on entry.
@@ -200,6 +202,9 @@ pub struct ThreadStats {
     /// brother that cut it off — work the serial search, which stops at the cutting brother, never does. The
     /// rest of a parallel search's node overhead is its tree differing from the serial one.
     pub speculative_nodes: u64,
+    /// YBWC's `WindowUpdates`: split-point brothers stopped and searched again because another brother raised
+    /// the split point's alpha.
+    pub window_restarts: u64,
     /// Nodes searched a second time: main-search nodes whose result another thread had stored by the time
     /// this thread finished them (the table answered the node's window at its depth then, though not when the
     /// node was entered), each with the nodes below it that belong to no deeper main-search node (its
@@ -250,6 +255,7 @@ impl ThreadStats {
         self.split_tasks += other.split_tasks;
         self.aborted_tasks += other.aborted_tasks;
         self.speculative_nodes += other.speculative_nodes;
+        self.window_restarts += other.window_restarts;
         self.duplicate_nodes += other.duplicate_nodes;
         self.split_wait_ns += other.split_wait_ns;
         self.task_busy_ns += other.task_busy_ns;
@@ -1776,6 +1782,7 @@ mod hook_rules {
             brothers_keep_places: knobs.brothers_keep_places,
             expected_cut_sons: knobs.expected_cut_sons,
             shared_alpha: knobs.shared_alpha,
+            window_updates: false,
             pv_ancestor_min_depth: knobs.pv_ancestor_min_depth,
             params: &SearchParams::DEFAULT,
             reductions: &Reductions::new(&SearchParams::DEFAULT),

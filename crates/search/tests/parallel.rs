@@ -373,15 +373,15 @@ fn shared_windows_move_threads_out_of_windows_another_failed_and_reach_the_depth
     }
 }
 
-/// A knob of the ABDADAs that reacts to the other threads' stores (`knobs`: each algorithm's name for it; its
-/// counter `fired`): with one thread the tree is the plain one node for node; at 2 and 4 threads the searches
-/// still find mates, end at their depth with a legal move and leave nothing behind; at 4 threads the knob fires,
-/// and off it never does.
-fn assert_a_knob_on_other_threads_stores_keeps_the_searches_sound(
-    knobs: [(ParallelAlgorithm, &str); 2],
+/// A knob that reacts to what the other threads do (the ABDADAs' to their stores, YBWC's to their results at a
+/// split point; `knobs`: each algorithm's name for it; its counter `fired`): with one thread the tree is the
+/// plain one node for node; at 2 and 4 threads the searches still find mates, end at their depth with a legal
+/// move and leave nothing behind; at 4 threads the knob fires, and off it never does.
+fn assert_a_knob_reacting_to_other_threads_keeps_the_searches_sound(
+    knobs: &[(ParallelAlgorithm, &str)],
     fired: fn(&ThreadStats) -> u64,
 ) {
-    for (algorithm, knob) in knobs {
+    for &(algorithm, knob) in knobs {
         for fen in eldest_search::bench::BENCH_POSITIONS.iter().take(3) {
             let mut plain = Engine::new(16).unwrap();
             let (_, expected) = search(&mut plain, fen, &depth(9), &options(algorithm.into(), 1));
@@ -425,8 +425,8 @@ fn assert_a_knob_on_other_threads_stores_keeps_the_searches_sound(
 fn shared_alpha_takes_up_other_threads_raises_and_still_finds_mates_and_the_depth_asked_for() {
     // With `SharedAlpha` a thread in a PV node raises its alpha to another thread's stored raise and searches
     // that thread's move when it reaches it (`alpha_adoptions`).
-    assert_a_knob_on_other_threads_stores_keeps_the_searches_sound(
-        [
+    assert_a_knob_reacting_to_other_threads_keeps_the_searches_sound(
+        &[
             (ParallelAlgorithm::Abdada, "SharedAlpha"),
             (ParallelAlgorithm::SimplifiedAbdada, "SharedAlpha"),
         ],
@@ -439,8 +439,8 @@ fn pv_ancestor_checks_leave_pv_nodes_other_threads_finished_and_still_find_mates
     // With the PV ancestor checks a thread leaves a PV node another thread has finished, returning the stored
     // score with a line that ends there (`pv_ancestor_returns`): a mate's score and the root's move must
     // survive that.
-    assert_a_knob_on_other_threads_stores_keeps_the_searches_sound(
-        [
+    assert_a_knob_reacting_to_other_threads_keeps_the_searches_sound(
+        &[
             (ParallelAlgorithm::Abdada, "AbdadaPvAncestorChecks"),
             (
                 ParallelAlgorithm::SimplifiedAbdada,
@@ -546,6 +546,16 @@ fn ybwc_splits_counts_the_helpers_nodes_and_finds_mates_with_spinning_sleeping_h
     assert!(
         speculative_in_all > 0,
         "four threads never searched a brother after a split point's cutoff"
+    );
+}
+
+#[test]
+fn window_updates_restart_brothers_a_raise_left_behind_and_still_find_mates_and_the_depth_asked_for() {
+    // With `WindowUpdates` a brother searched at a PV split point while another raises its alpha is stopped and
+    // searched again against the raised alpha (`window_restarts`): the restarts must leave the searches sound.
+    assert_a_knob_reacting_to_other_threads_keeps_the_searches_sound(
+        &[(ParallelAlgorithm::Ybwc, "WindowUpdates")],
+        |s| s.window_restarts,
     );
 }
 

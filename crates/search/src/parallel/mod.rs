@@ -300,6 +300,11 @@ pub struct ParallelSettings {
     /// a split after every move (the default); when false only right after the eldest son, so a thread that becomes
     /// idle later waits for the next node whose eldest son returns.
     pub ybwc_late_splits: bool,
+    /// YBWC: when a brother raises a PV split point's alpha, the brothers still being searched there with the
+    /// lower alpha are stopped and searched again against the raised one (Feldmann's window updates: the new
+    /// bound is sent to the processors searching the brothers); what they had finished is in the table. When
+    /// false they finish with the alpha they began with (Stockfish 6, Crafty).
+    pub ybwc_window_updates: bool,
     /// YBWC and the ABDADAs: the sons a node still expected to fail high (a null-window node whose static
     /// evaluation is at least beta) searches before its younger brothers are shared out — YBWC's node may split
     /// after them, the ABDADAs' thread defers no brother before them but searches it with the thread already in
@@ -410,6 +415,7 @@ impl Default for ParallelSettings {
             ybwc_eager_split_depth: 0,
             ybwc_split_expected_cuts: true,
             ybwc_late_splits: true,
+            ybwc_window_updates: false,
             expected_cut_sons: 1,
             ybwc_split_group: 256,
             ybwc_helper_history: HelperHistory::Shared,
@@ -708,6 +714,15 @@ pub static KNOBS: &[Knob] = &[
         help: "YBWC: a node may split after any son, not only right after the eldest (Stockfish 6)",
         get: |s| KnobValue::Bool(s.ybwc_late_splits),
         set: |s, v| s.ybwc_late_splits = boolean(v),
+    },
+    Knob {
+        name: "WindowUpdates",
+        flag: "window-updates",
+        algorithms: &[ParallelAlgorithm::Ybwc],
+        kind: KnobKind::Check,
+        help: "YBWC: a raise of a PV split point's alpha stops the brothers searched there with the lower one and searches them again against it (Feldmann)",
+        get: |s| KnobValue::Bool(s.ybwc_window_updates),
+        set: |s, v| s.ybwc_window_updates = boolean(v),
     },
     Knob {
         name: "ExpectedCutSons",

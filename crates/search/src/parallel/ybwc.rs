@@ -22,6 +22,10 @@
 //! - **Cutoffs.** Every split point has a `Cutoff` flag linked to the flags of the split points opened below
 //!   it; a brother that fails high sets its split point's flag and, through the links, every flag below — so
 //!   each node checks one flag, its own innermost split point's, instead of walking the chain above it.
+//! - **Window updates.** With `WindowUpdates` a brother that raises a PV split point's alpha stops the brothers
+//!   still searched there against the lower alpha, through a flag of each linked below the split point's, and
+//!   they are searched again against the raised one, as Feldmann's YBWC sends a new bound to the processors
+//!   searching the brothers (Stockfish 6 and Crafty let them finish).
 //!
 //! # Examples
 //!
@@ -310,6 +314,38 @@ struct SplitPoint {
     first_cut: AtomicUsize,
     /// Per brother: the nodes its search took that no split point below has counted as speculative yet.
     brother_nodes: Vec<AtomicU64>,
+    /// `WindowUpdates`: the brothers being searched now, each with the flag that stops it for a restart.
+    in_flight: Mutex<Vec<Arc<Cutoff>>>,
+}
+
+impl SplitPoint {
+    /// A split point of `brothers` brothers searched with `alpha`, below the split point whose flag is `parent`.
+    fn new(alpha: i32, parent: Option<&Arc<Cutoff>>, brothers: usize) -> SplitPoint {
+        SplitPoint {
+            alpha: AtomicI32::new(alpha),
+            best: Mutex::new(None),
+            cutoff: Cutoff::below(parent),
+            totals: Mutex::new(ThreadStats::default()),
+            searched: AtomicUsize::new(0),
+            next: AtomicUsize::new(0),
+            root_move_nodes: Mutex::new(Vec::new()),
+            first_cut: AtomicUsize::new(usize::MAX),
+            brother_nodes: (0..brothers).map(|_| AtomicU64::new(0)).collect(),
+            in_flight: Mutex::new(Vec::new()),
+        }
+    }
+
+    /// A brother came back with `score`: the split point's alpha rises to it, and a raise below `beta` stops
+    /// the brothers in flight under `WindowUpdates` (their flags) for a search against the new alpha. A score of
+    /// `beta` or more is a cutoff, which the caller signals to every brother through the split point's own flag.
+    fn raise_alpha(&self, score: i32, beta: i32) {
+        let raised = self.alpha.fetch_max(score, Ordering::Relaxed) < score;
+        if raised && score < beta {
+            for flag in lock(&self.in_flight).iter() {
+                flag.set();
+            }
+        }
+    }
 }
 
 /// The nodes of the brothers after the one that cut a split point (`first_cut`, `usize::MAX` where none did):
@@ -341,17 +377,7 @@ impl<H: SearchHooks> SearchContext<'_, '_, H> {
         alpha: i32,
         best_score: i32,
     ) -> SplitResult {
-        let point = SplitPoint {
-            alpha: AtomicI32::new(alpha),
-            best: Mutex::new(None),
-            cutoff: Cutoff::below(self.worker.cutoff.as_ref()),
-            totals: Mutex::new(ThreadStats::default()),
-            searched: AtomicUsize::new(0),
-            next: AtomicUsize::new(0),
-            root_move_nodes: Mutex::new(Vec::new()),
-            first_cut: AtomicUsize::new(usize::MAX),
-            brother_nodes: brothers.iter().map(|_| AtomicU64::new(0)).collect(),
-        };
+        let point = SplitPoint::new(alpha, self.worker.cutoff.as_ref(), brothers.len());
         let tasks = pool.split_tasks(brothers.len());
         let job = SplitJob {
             shared: self.shared,
@@ -477,7 +503,7 @@ impl<H: SearchHooks> SplitJob<'_, '_, H> {
             let Some(&this) = brothers.get(index) else {
                 break;
             };
-            let alpha_now = point.alpha.load(Ordering::Relaxed);
+            let mut alpha_now = point.alpha.load(Ordering::Relaxed);
             if point.cutoff.is_set() || alpha_now >= node.beta {
                 totals.aborted_tasks += 1;
                 continue;
@@ -501,7 +527,38 @@ impl<H: SearchHooks> SplitJob<'_, '_, H> {
             // The split node's accumulators, when the master's were not up to date, are computed once here
             // rather than from the pieces at every evaluation of the task's subtree.
             context.anchor_accumulators(node.position, node.ply);
-            let outcome = context.search_move::<PV>(node, this, alpha_now, best_score);
+            // Only a PV split point's alpha rises without a cutoff.
+            let window_updates = PV && shared.window_updates;
+            let outcome = loop {
+                let restart = window_updates.then(|| {
+                    let flag = Cutoff::below(Some(&point.cutoff));
+                    lock(&point.in_flight).push(Arc::clone(&flag));
+                    // Read after the flag is in the list: a raise from now on sets it.
+                    alpha_now = point.alpha.load(Ordering::Relaxed);
+                    flag
+                });
+                if let Some(flag) = &restart {
+                    context.worker.cutoff = Some(Arc::clone(flag));
+                }
+                let outcome = context.search_move::<PV>(node, this, alpha_now, best_score);
+                let Some(flag) = restart else {
+                    break outcome;
+                };
+                lock(&point.in_flight).retain(|other| !Arc::ptr_eq(other, &flag));
+                context.worker.cutoff = Some(Arc::clone(&point.cutoff));
+                alpha_now = point.alpha.load(Ordering::Relaxed);
+                // Stopped by its own flag alone: another brother raised the alpha; search it again against it.
+                if !(context.worker.stopped
+                    && flag.is_set()
+                    && !point.cutoff.is_set()
+                    && !shared.abort.load(Ordering::Relaxed)
+                    && alpha_now < node.beta)
+                {
+                    break outcome;
+                }
+                context.worker.stopped = false;
+                context.worker.stats.window_restarts += 1;
+            };
             let stopped = worker.stopped;
             totals.add(&worker.stats);
             point.brother_nodes[index].store(
@@ -525,7 +582,7 @@ impl<H: SearchHooks> SplitJob<'_, '_, H> {
                     *best = Some((score, this.mv, worker.pv_line(node.ply + 1)));
                 }
             }
-            point.alpha.fetch_max(score, Ordering::Relaxed);
+            point.raise_alpha(score, node.beta);
             if score >= node.beta {
                 point.first_cut.fetch_min(index, Ordering::Relaxed);
                 point.cutoff.set();
@@ -575,6 +632,30 @@ mod tests {
         assert!(sibling.is_set());
         let late = Cutoff::below(Some(&root));
         assert!(late.is_set(), "a split point opened below a cut one starts cut");
+    }
+
+    #[test]
+    fn a_raise_of_alpha_below_beta_stops_the_brothers_in_flight() {
+        let point = SplitPoint::new(10, None, 3);
+        let in_flight: Vec<Arc<Cutoff>> = (0..2).map(|_| Cutoff::below(Some(&point.cutoff))).collect();
+        lock(&point.in_flight).extend(in_flight.iter().cloned());
+        point.raise_alpha(5, 100);
+        assert!(
+            in_flight.iter().all(|flag| !flag.is_set()),
+            "a brother below alpha raises nothing"
+        );
+        assert_eq!(point.alpha.load(Ordering::Relaxed), 10);
+        point.raise_alpha(40, 100);
+        assert!(in_flight.iter().all(|flag| flag.is_set()));
+        assert!(!point.cutoff.is_set(), "a raise is not a cutoff");
+        assert_eq!(point.alpha.load(Ordering::Relaxed), 40);
+
+        // A cutoff is left to the split point's own flag, which reaches the brothers through the links.
+        let point = SplitPoint::new(10, None, 3);
+        let brother = Cutoff::below(Some(&point.cutoff));
+        lock(&point.in_flight).push(Arc::clone(&brother));
+        point.raise_alpha(100, 100);
+        assert!(!brother.is_set());
     }
 
     #[test]
