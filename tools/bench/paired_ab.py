@@ -24,12 +24,12 @@ Files may be gzipped (`.jsonl.gz`). Only the standard library is needed. Used on
 
 import argparse
 import gzip
+import json
 import math
 import re
 import statistics
 import sys
 from pathlib import Path
-import json
 
 
 def read_run(path):

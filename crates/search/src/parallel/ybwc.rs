@@ -495,6 +495,8 @@ impl<H: SearchHooks> SplitJob<'_, '_, H> {
             best_score,
         } = self;
         let started = Instant::now();
+        // Only a PV split point's alpha rises without a cutoff.
+        let window_updates = PV && shared.window_updates;
         let mut state: Option<(usize, Worker)> = None;
         let mut totals = ThreadStats::default();
         let mut working = false;
@@ -527,8 +529,6 @@ impl<H: SearchHooks> SplitJob<'_, '_, H> {
             // The split node's accumulators, when the master's were not up to date, are computed once here
             // rather than from the pieces at every evaluation of the task's subtree.
             context.anchor_accumulators(node.position, node.ply);
-            // Only a PV split point's alpha rises without a cutoff.
-            let window_updates = PV && shared.window_updates;
             let outcome = loop {
                 let restart = window_updates.then(|| {
                     let flag = Cutoff::below(Some(&point.cutoff));
