@@ -618,8 +618,11 @@ impl Engine {
                 .then_some(&root_windows),
             brothers_keep_places: settings.brothers_keep_places,
             expected_cut_sons: if abdadas { settings.expected_cut_sons } else { 1 },
-            shared_alpha: abdadas && settings.shared_alpha && self.workers.len() > 1,
-            window_updates: settings.ybwc_window_updates,
+            // The ABDADAs' window updates restart a move for the raises `SharedAlpha` stores and takes up.
+            shared_alpha: abdadas
+                && (settings.shared_alpha || settings.window_updates)
+                && self.workers.len() > 1,
+            window_updates: settings.window_updates && algorithm != ParallelAlgorithm::Lazy,
             pv_ancestor_min_depth: (settings.pv_ancestor_checks(algorithm) && self.workers.len() > 1)
                 .then_some(settings.pv_ancestor_min_depth),
             params: &options.params,

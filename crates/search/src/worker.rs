@@ -112,7 +112,9 @@ pub struct SharedSearch<'a> {
     /// The ABDADAs' `SharedAlpha` (several threads): PV nodes publish each raise of alpha in the table and read
     /// the other threads' before each move.
     pub shared_alpha: bool,
-    /// YBWC's `WindowUpdates`: a raise of a PV split point's alpha restarts the brothers in flight there.
+    /// `WindowUpdates`: a raise of a PV split point's alpha restarts the brothers in flight there (YBWC); with
+    /// `shared_alpha`, a raise another thread stores for a PV node restarts this thread's search of a younger
+    /// brother there (the ABDADAs).
     pub window_updates: bool,
     /// The ABDADAs' PV ancestor checks (`AbdadaPvAncestorChecks`, `SimplifiedAbdadaPvAncestorChecks`; several
     /// threads, with the ancestor checks): PV nodes below the root of at
@@ -202,8 +204,9 @@ pub struct ThreadStats {
     /// brother that cut it off — work the serial search, which stops at the cutting brother, never does. The
     /// rest of a parallel search's node overhead is its tree differing from the serial one.
     pub speculative_nodes: u64,
-    /// YBWC's `WindowUpdates`: split-point brothers stopped and searched again because another brother raised
-    /// the split point's alpha.
+    /// `WindowUpdates`: YBWC's split-point brothers stopped and searched again because another brother raised
+    /// the split point's alpha; the ABDADAs' younger brothers of PV nodes stopped and searched again because
+    /// another thread raised the node's alpha.
     pub window_restarts: u64,
     /// Nodes searched a second time: main-search nodes whose result another thread had stored by the time
     /// this thread finished them (the table answered the node's window at its depth then, though not when the
@@ -488,8 +491,8 @@ pub struct Worker {
     /// restarts its counters for every brother, and brothers of fewer than [`CHECK_INTERVAL`] nodes each would
     /// then never look (with eager splits a whole search can run in such tasks).
     stop_countdown: u64,
-    /// Ancestor checks: the ply of the node the search is unwinding to, and the stored score it returns.
-    unwind_to: Option<(usize, i32)>,
+    /// Ancestor checks: the ply of the node the search is unwinding to, and what that node does then.
+    unwind_to: Option<(usize, Unwind)>,
     /// The network's accumulators of the current path (unused with PeSTO's tables).
     pub(crate) accumulators: AccumulatorStack,
     /// The move picker of each ply, refilled in place by the node at that ply (a picker is 1.5 KB: made fresh,
@@ -507,6 +510,32 @@ struct PathNode {
     alpha: i32,
     beta: i32,
     checked: bool,
+    /// The ABDADAs' `WindowUpdates`: the younger brother this PV node is searching now (none while it searches
+    /// its eldest son or no move), against the alpha `searched_against`. Another thread's raise of the node's
+    /// alpha above that, stored in its entry, stops the move's search, which then begins again against it.
+    restartable: Option<Move>,
+    searched_against: i32,
+    /// The moves this node has searched, one bit each ([`move_bit`]): a raise by one of them is not taken up
+    /// (`SharedAlpha`'s rule), so it restarts nothing — most often the node's own result of an earlier window,
+    /// by its table move, which its search of the move did not reach again.
+    searched_moves: u64,
+}
+
+/// A move's bit in [`PathNode::searched_moves`]: several moves share one, so a set bit may be another move's and
+/// then a raise that could be taken up restarts nothing (a missed restart, never a wrong one).
+fn move_bit(mv: Move) -> u64 {
+    // Fibonacci hashing: the top six bits of the product mix the from and to squares and the flags.
+    1 << (u64::from(mv.to_bits()).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 58)
+}
+
+/// What the node an ancestor check unwinds to does when the search is back in it.
+#[derive(Debug, Clone, Copy)]
+enum Unwind {
+    /// Returns this score, another thread's stored result that cuts the node.
+    Return(i32),
+    /// Searches its current move again, against the alpha another thread has raised the node's to
+    /// (`WindowUpdates`).
+    Restart,
 }
 
 /// What a thread is in a search.
@@ -857,7 +886,10 @@ impl<H: SearchHooks> SearchContext<'_, '_, H> {
         // Ancestor checks (the ABDADAs): the node joins the path that is re-probed now and then; when another
         // thread's stored result cuts a node of it, the search unwinds to that node, which returns the result. A
         // singular-extension test keeps its node's place on the path (its own result is not the node's).
-        if hooks.ancestor_checks() {
+        // With `WindowUpdates` the ABDADAs' PV nodes are re-probed for the other threads' raises of their alpha,
+        // with or without the checks for cuts.
+        let ancestor_checks = hooks.ancestor_checks();
+        if ancestor_checks || self.shared.window_updates && self.shared.shared_alpha {
             if excluded.is_none() {
                 self.worker.path[ply] = PathNode {
                     key,
@@ -866,11 +898,15 @@ impl<H: SearchHooks> SearchContext<'_, '_, H> {
                     beta,
                     // A PV node already answered by its entry searches on for its line (the rule above); its
                     // own entry must not end it from below.
-                    checked: depth >= CUTOFF_CHECK_MIN_DEPTH
+                    checked: ancestor_checks
+                        && depth >= CUTOFF_CHECK_MIN_DEPTH
                         && (!PV
                             || self.shared.pv_ancestor_min_depth.is_some_and(|min| depth >= min)
                                 && !root
                                 && !answered_at_entry),
+                    restartable: None,
+                    searched_against: alpha,
+                    searched_moves: 0,
                 };
             }
             if self.ancestor_cut(ply) {
@@ -1003,6 +1039,10 @@ impl<H: SearchHooks> SearchContext<'_, '_, H> {
             && excluded.is_none()
             && (!root || self.worker.root_excluded.is_empty());
         let mut searched_here: SmallVec<[Move; 16]> = SmallVec::new();
+        // `WindowUpdates` (the ABDADAs): another thread's raise of this node's alpha restarts the younger
+        // brother this thread is searching; the brother is searched again at once, against the raised alpha.
+        let restarts_brothers = shares_alpha && self.shared.window_updates;
+        let mut restarted: Option<MoveInLoop> = None;
         // The move and score of the last raise taken up from another thread.
         let mut adopted: Option<(Move, i32)> = None;
 
@@ -1094,7 +1134,9 @@ impl<H: SearchHooks> SearchContext<'_, '_, H> {
                 moves_searched: moves_searched + places_deferred,
                 quiets_tried: quiets_tried.len() + quiets_deferred,
             };
-            let next = if let Some(mv) = pending_tt_move.take() {
+            let next = if let Some(this) = restarted.take() {
+                Some(this)
+            } else if let Some(mv) = pending_tt_move.take() {
                 Some(first_pass(mv, i32::MAX))
             } else if let Some((mv, order)) = {
                 self.fill_picker(&mut picker_filled, position, ply, tt_move);
@@ -1128,11 +1170,19 @@ impl<H: SearchHooks> SearchContext<'_, '_, H> {
                 alpha = raised;
                 adopted = Some(other);
             }
+            if restarts_brothers {
+                let path = &mut self.worker.path[ply];
+                path.restartable = (moves_searched >= 1).then_some(mv);
+                path.searched_against = alpha;
+            }
             let nodes_before = self.worker.stats.nodes;
             let outcome = self.search_move::<PV>(&node, this, alpha, best_score);
             if root {
                 self.worker
                     .count_root_move_nodes(mv, self.worker.stats.nodes - nodes_before);
+            }
+            if restarts_brothers {
+                self.worker.path[ply].restartable = None;
             }
             let score = match outcome {
                 MoveOutcome::Pruned => continue,
@@ -1149,12 +1199,19 @@ impl<H: SearchHooks> SearchContext<'_, '_, H> {
                 MoveOutcome::Searched(score) => score,
             };
             if self.worker.stopped {
+                if restarts_brothers && self.restarts_here(ply) {
+                    restarted = Some(this);
+                    continue;
+                }
                 return self.unwound(ply);
             }
             let eldest = moves_searched == 0;
             moves_searched += 1;
             if shares_alpha {
                 searched_here.push(mv);
+            }
+            if restarts_brothers {
+                self.worker.path[ply].searched_moves |= move_bit(mv);
             }
 
             if score > best_score {
@@ -1306,29 +1363,66 @@ impl<H: SearchHooks> SearchContext<'_, '_, H> {
 
     /// Ancestor checks: every [`ANCESTOR_CHECK_INTERVAL`] main-search nodes, re-probes the checked nodes of the
     /// path above `ply`, shallowest first. When another thread's stored result cuts one, the search is stopped
-    /// until it is back in that node, which then returns the stored score ([`Self::unwound`]).
+    /// until it is back in that node, which then returns the stored score ([`Self::unwound`]). With
+    /// `WindowUpdates` the ABDADAs' PV nodes searching a younger brother are re-probed too: when another thread
+    /// has stored a raise of such a node's alpha above the one the brother is searched against, by a move the
+    /// node has not searched, the search is stopped until it is back in that node, which searches the brother
+    /// again ([`Self::restarts_here`]); each raise restarts it once.
     fn ancestor_cut(&mut self, ply: usize) -> bool {
         self.worker.ancestor_countdown -= 1;
         if self.worker.ancestor_countdown > 0 {
             return false;
         }
         self.worker.ancestor_countdown = ANCESTOR_CHECK_INTERVAL;
-        for (ancestor_ply, node) in self.worker.path[..ply].iter().enumerate() {
+        for (ancestor_ply, node) in self.worker.path[..ply].iter_mut().enumerate() {
+            if !node.checked && node.restartable.is_none() {
+                continue;
+            }
+            let entry = self.shared.tt.probe(node.key);
             if node.checked
-                && let ProbeOutcome::Cutoff(score) = probe_cutoff(
-                    self.shared.tt.probe(node.key),
-                    node.depth,
-                    node.alpha,
-                    node.beta,
-                    ancestor_ply,
-                )
+                && let ProbeOutcome::Cutoff(score) =
+                    probe_cutoff(entry, node.depth, node.alpha, node.beta, ancestor_ply)
             {
-                self.worker.unwind_to = Some((ancestor_ply, score));
+                self.worker.unwind_to = Some((ancestor_ply, Unwind::Return(score)));
                 self.worker.stopped = true;
                 return true;
             }
+            if let (Some(brother), Some(entry)) = (node.restartable, entry)
+                && entry.depth() >= node.depth
+                && entry.bound().contains(Bound::LOWER)
+                && let Some(raiser) = entry.best_move().and_then(Move::from_bits)
+                && raiser != brother
+                && node.searched_moves & move_bit(raiser) == 0
+            {
+                // The raise `SharedAlpha` takes up: one below the stored score, so that the raising move is
+                // searched above it when this thread reaches it.
+                let raised = entry.score(ancestor_ply).min(node.beta) - 1;
+                if raised > node.searched_against {
+                    node.searched_against = raised;
+                    self.worker.unwind_to = Some((ancestor_ply, Unwind::Restart));
+                    self.worker.stopped = true;
+                    return true;
+                }
+            }
         }
         false
+    }
+
+    /// `WindowUpdates` (the ABDADAs): whether the search came back stopped into the node at `ply` because an
+    /// ancestor check found the node's alpha raised by another thread; the search then goes on in the node,
+    /// which searches its current move again (and takes up the raise first). A stop for any other reason goes on
+    /// up.
+    fn restarts_here(&mut self, ply: usize) -> bool {
+        if !matches!(self.worker.unwind_to, Some((target, Unwind::Restart)) if target == ply) {
+            return false;
+        }
+        self.worker.unwind_to = None;
+        if self.worker.abandoned || self.shared.abort.load(Ordering::Relaxed) {
+            return false;
+        }
+        self.worker.stopped = false;
+        self.worker.stats.window_restarts += 1;
+        true
     }
 
     /// What the node at `ply` returns when a child came back with the search stopped: the stored score if this
@@ -1337,7 +1431,7 @@ impl<H: SearchHooks> SearchContext<'_, '_, H> {
     fn unwound(&mut self, ply: usize) -> i32 {
         match self.worker.unwind_to {
             // A singular-extension test at the target's ply is not the target: the stop goes on to the node.
-            Some((target, score)) if target == ply && self.worker.excluded[ply].is_none() => {
+            Some((target, Unwind::Return(score))) if target == ply && self.worker.excluded[ply].is_none() => {
                 self.worker.unwind_to = None;
                 if self.worker.abandoned || self.shared.abort.load(Ordering::Relaxed) {
                     return 0;
@@ -1735,6 +1829,7 @@ mod hook_rules {
     struct TestKnobs {
         brothers_keep_places: bool,
         shared_alpha: bool,
+        window_updates: bool,
         /// The PV ancestor checks' floor (`None`: no PV ancestor checks).
         pv_ancestor_min_depth: Option<i32>,
         expected_cut_sons: usize,
@@ -1745,6 +1840,7 @@ mod hook_rules {
             TestKnobs {
                 brothers_keep_places: true,
                 shared_alpha: false,
+                window_updates: false,
                 pv_ancestor_min_depth: None,
                 expected_cut_sons: 1,
             }
@@ -1782,7 +1878,7 @@ mod hook_rules {
             brothers_keep_places: knobs.brothers_keep_places,
             expected_cut_sons: knobs.expected_cut_sons,
             shared_alpha: knobs.shared_alpha,
-            window_updates: false,
+            window_updates: knobs.window_updates,
             pv_ancestor_min_depth: knobs.pv_ancestor_min_depth,
             params: &SearchParams::DEFAULT,
             reductions: &Reductions::new(&SearchParams::DEFAULT),
@@ -2251,6 +2347,143 @@ mod hook_rules {
                     "{score} {line:?}"
                 );
             }
+        }
+    }
+
+    /// Plays "another thread" raising the root's alpha while this one is inside a younger brother of the root
+    /// (`WindowUpdates`). In the root of the last iteration it counts the nodes entered below each younger
+    /// brother; below the brother `target`, the first node entered stores that a third root move, neither the
+    /// eldest nor the brother, is worth `lead` more than the eldest.
+    struct BrotherRaiser<'a> {
+        tt: &'a TranspositionTable,
+        root: Position,
+        depth: i32,
+        lead: i32,
+        target: Option<Move>,
+        /// The root's key and the younger brother it is searching, once the root has asked about one.
+        inside: Mutex<Option<(u64, Move)>>,
+        entered: Mutex<Vec<(Move, u64)>>,
+        raised: Mutex<Option<(Move, i32)>>,
+    }
+
+    impl SearchHooks for BrotherRaiser<'_> {
+        type NodeGuard<'g>
+            = ()
+        where
+            Self: 'g;
+
+        fn enter_node(&self, _key: u64, _depth: i32) {
+            let Some((root_key, brother)) = *self.inside.lock().unwrap() else {
+                return;
+            };
+            let mut entered = self.entered.lock().unwrap();
+            match entered.iter_mut().find(|(mv, _)| *mv == brother) {
+                Some((_, count)) => *count += 1,
+                None => entered.push((brother, 1)),
+            }
+            let mut raised = self.raised.lock().unwrap();
+            if raised.is_some() || self.target != Some(brother) {
+                return;
+            }
+            let entry = self.tt.probe(root_key).expect("the eldest's raise is stored");
+            let eldest = entry.best_move().and_then(Move::from_bits);
+            let other = self
+                .root
+                .legal_moves()
+                .iter()
+                .copied()
+                .find(|&mv| Some(mv) != eldest && mv != brother)
+                .expect("three root moves");
+            let score = entry.score(0) + self.lead;
+            let record = Record {
+                best_move: other.to_bits(),
+                score,
+                static_eval: None,
+                depth: self.depth,
+                bound: Bound::LOWER,
+            };
+            self.tt.store(root_key, 0, record);
+            *raised = Some((other, score));
+        }
+
+        fn defer_move(&self, context: &MoveContext) -> bool {
+            if context.ply == 0 && context.depth == self.depth {
+                *self.inside.lock().unwrap() = Some((context.key, context.mv));
+            }
+            false
+        }
+    }
+
+    /// What a search with a [`BrotherRaiser`] found.
+    struct RaisedSearch {
+        score: i32,
+        stats: ThreadStats,
+        line: Vec<Move>,
+        /// The move and score the raiser stored, if it did.
+        raised: Option<(Move, i32)>,
+        /// The nodes entered below each younger brother of the root in the last iteration.
+        entered: Vec<(Move, u64)>,
+    }
+
+    /// A search with a [`BrotherRaiser`] raising below `target` (`None`: counting only), `SharedAlpha` on and
+    /// `WindowUpdates` as given.
+    fn brother_raised_search(depth: i32, target: Option<Move>, window_updates: bool) -> RaisedSearch {
+        let tt = TranspositionTable::new(16).unwrap();
+        let hooks = BrotherRaiser {
+            tt: &tt,
+            root: Position::from_fen(FEN).unwrap(),
+            depth,
+            lead: 400,
+            target,
+            inside: Mutex::new(None),
+            entered: Mutex::new(Vec::new()),
+            raised: Mutex::new(None),
+        };
+        let knobs = TestKnobs {
+            shared_alpha: true,
+            window_updates,
+            ..TestKnobs::default()
+        };
+        let (score, stats, line) = search_with(FEN, depth, &tt, &hooks, knobs);
+        let raised = *hooks.raised.lock().unwrap();
+        RaisedSearch {
+            score,
+            stats,
+            line,
+            raised,
+            entered: hooks.entered.into_inner().unwrap(),
+        }
+    }
+
+    #[test]
+    fn a_raise_of_the_roots_alpha_restarts_the_brother_in_flight_once_with_window_updates() {
+        let depth = 13;
+        // The younger brother of the root with the largest tree: the periodic re-probe comes while the
+        // thread is still inside it. The search is the same up to the raise, so the brother is the same.
+        let entered = brother_raised_search(depth, None, true).entered;
+        let &(target, nodes) = entered
+            .iter()
+            .max_by_key(|(_, nodes)| *nodes)
+            .expect("the root asked");
+        assert!(
+            nodes > 2 * u64::from(ANCESTOR_CHECK_INTERVAL),
+            "no brother big enough: {entered:?}"
+        );
+        for window_updates in [true, false] {
+            let RaisedSearch {
+                score,
+                stats,
+                line,
+                raised,
+                ..
+            } = brother_raised_search(depth, Some(target), window_updates);
+            let (other, raised) = raised.expect("a node below the brother was entered");
+            // Restarted once, not again for the same raise; without the knob the raise waits for the root's
+            // next move. Either way it is taken up once, and its move, which cannot reach it, is played with
+            // its proven score.
+            assert_eq!(stats.window_restarts, u64::from(window_updates));
+            assert_eq!(stats.alpha_adoptions, 1);
+            assert_eq!((score, line.as_slice()), (raised, &[other][..]));
         }
     }
 

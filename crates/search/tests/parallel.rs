@@ -552,9 +552,14 @@ fn ybwc_splits_counts_the_helpers_nodes_and_finds_mates_with_spinning_sleeping_h
 #[test]
 fn window_updates_restart_brothers_a_raise_left_behind_and_still_find_mates_and_the_depth_asked_for() {
     // With `WindowUpdates` a brother searched at a PV split point while another raises its alpha is stopped and
-    // searched again against the raised alpha (`window_restarts`): the restarts must leave the searches sound.
+    // searched again against the raised alpha (`window_restarts`), and so is an ABDADA thread's younger brother
+    // of a PV node whose alpha another thread raised: the restarts must leave the searches sound.
     assert_a_knob_reacting_to_other_threads_keeps_the_searches_sound(
-        &[(ParallelAlgorithm::Ybwc, "WindowUpdates")],
+        &[
+            (ParallelAlgorithm::Ybwc, "WindowUpdates"),
+            (ParallelAlgorithm::Abdada, "WindowUpdates"),
+            (ParallelAlgorithm::SimplifiedAbdada, "WindowUpdates"),
+        ],
         |s| s.window_restarts,
     );
 }

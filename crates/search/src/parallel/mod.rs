@@ -304,7 +304,12 @@ pub struct ParallelSettings {
     /// lower alpha are stopped and searched again against the raised one (Feldmann's window updates: the new
     /// bound is sent to the processors searching the brothers); what they had finished is in the table. When
     /// false they finish with the alpha they began with (Stockfish 6, Crafty).
-    pub ybwc_window_updates: bool,
+    ///
+    /// The ABDADAs: the same for a PV node's threads, which share its alpha as `shared_alpha` has them (the
+    /// knob turns that on): a thread searching a younger brother of a PV node whose alpha another thread has
+    /// raised since (seen by the periodic re-probes of the path, as the ancestor checks' are) leaves it and
+    /// searches it again against the raised alpha.
+    pub window_updates: bool,
     /// YBWC and the ABDADAs: the sons a node still expected to fail high (a null-window node whose static
     /// evaluation is at least beta) searches before its younger brothers are shared out — YBWC's node may split
     /// after them, the ABDADAs' thread defers no brother before them but searches it with the thread already in
@@ -415,7 +420,7 @@ impl Default for ParallelSettings {
             ybwc_eager_split_depth: 0,
             ybwc_split_expected_cuts: true,
             ybwc_late_splits: true,
-            ybwc_window_updates: false,
+            window_updates: false,
             expected_cut_sons: 1,
             ybwc_split_group: 256,
             ybwc_helper_history: HelperHistory::Shared,
@@ -718,11 +723,15 @@ pub static KNOBS: &[Knob] = &[
     Knob {
         name: "WindowUpdates",
         flag: "window-updates",
-        algorithms: &[ParallelAlgorithm::Ybwc],
+        algorithms: &[
+            ParallelAlgorithm::Ybwc,
+            ParallelAlgorithm::Abdada,
+            ParallelAlgorithm::SimplifiedAbdada,
+        ],
         kind: KnobKind::Check,
-        help: "YBWC: a raise of a PV split point's alpha stops the brothers searched there with the lower one and searches them again against it (Feldmann)",
-        get: |s| KnobValue::Bool(s.ybwc_window_updates),
-        set: |s, v| s.ybwc_window_updates = boolean(v),
+        help: "YBWC and both ABDADAs: a raise of a PV node's alpha by one thread stops the brothers another searches there with the lower one, which are searched again against it (Feldmann; the ABDADAs share PV nodes' alphas for it, as SharedAlpha does)",
+        get: |s| KnobValue::Bool(s.window_updates),
+        set: |s, v| s.window_updates = boolean(v),
     },
     Knob {
         name: "ExpectedCutSons",
