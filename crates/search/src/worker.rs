@@ -2284,28 +2284,48 @@ mod hook_rules {
         fn defer_move(&self, context: &MoveContext) -> bool {
             let mut raised = self.raised.lock().unwrap();
             if raised.is_none() && context.ply == 0 && context.depth == self.depth {
-                let entry = self.tt.probe(context.key).expect("the eldest's raise is stored");
-                let eldest = entry.best_move().and_then(Move::from_bits);
-                let other = self
-                    .root
-                    .legal_moves()
-                    .iter()
-                    .copied()
-                    .find(|&mv| Some(mv) != eldest && mv != context.mv)
-                    .expect("three root moves");
-                let score = entry.score(0) + self.lead;
-                let record = Record {
-                    best_move: other.to_bits(),
-                    score,
-                    static_eval: None,
-                    depth: self.depth,
-                    bound: Bound::LOWER,
-                };
-                self.tt.store(context.key, 0, record);
-                *raised = Some((other, score));
+                *raised = Some(plant_root_raise(
+                    self.tt,
+                    &self.root,
+                    context.key,
+                    self.depth,
+                    self.lead,
+                    context.mv,
+                ));
             }
             false
         }
+    }
+
+    /// Stores at the root (key `root_key`) what another thread raising its alpha at `depth` would: a lower bound
+    /// `lead` above the eldest son's stored score, by a root move neither the eldest nor `asked`; that move and
+    /// score.
+    fn plant_root_raise(
+        tt: &TranspositionTable,
+        root: &Position,
+        root_key: u64,
+        depth: i32,
+        lead: i32,
+        asked: Move,
+    ) -> (Move, i32) {
+        let entry = tt.probe(root_key).expect("the eldest's raise is stored");
+        let eldest = entry.best_move().and_then(Move::from_bits);
+        let other = root
+            .legal_moves()
+            .iter()
+            .copied()
+            .find(|&mv| Some(mv) != eldest && mv != asked)
+            .expect("three root moves");
+        let score = entry.score(0) + lead;
+        let record = Record {
+            best_move: other.to_bits(),
+            score,
+            static_eval: None,
+            depth,
+            bound: Bound::LOWER,
+        };
+        tt.store(root_key, 0, record);
+        (other, score)
     }
 
     #[test]
@@ -2382,28 +2402,11 @@ mod hook_rules {
                 None => entered.push((brother, 1)),
             }
             let mut raised = self.raised.lock().unwrap();
-            if raised.is_some() || self.target != Some(brother) {
-                return;
+            if raised.is_none() && self.target == Some(brother) {
+                *raised = Some(plant_root_raise(
+                    self.tt, &self.root, root_key, self.depth, self.lead, brother,
+                ));
             }
-            let entry = self.tt.probe(root_key).expect("the eldest's raise is stored");
-            let eldest = entry.best_move().and_then(Move::from_bits);
-            let other = self
-                .root
-                .legal_moves()
-                .iter()
-                .copied()
-                .find(|&mv| Some(mv) != eldest && mv != brother)
-                .expect("three root moves");
-            let score = entry.score(0) + self.lead;
-            let record = Record {
-                best_move: other.to_bits(),
-                score,
-                static_eval: None,
-                depth: self.depth,
-                bound: Bound::LOWER,
-            };
-            self.tt.store(root_key, 0, record);
-            *raised = Some((other, score));
         }
 
         fn defer_move(&self, context: &MoveContext) -> bool {
