@@ -376,10 +376,12 @@ fn shared_windows_move_threads_out_of_windows_another_failed_and_reach_the_depth
 /// A knob that reacts to what the other threads do (the ABDADAs' to their stores, YBWC's to their results at a
 /// split point; `knobs`: each algorithm's name for it; its counter `fired`): with one thread the tree is the
 /// plain one node for node; at 2 and 4 threads the searches still find mates, end at their depth with a legal
-/// move and leave nothing behind; at 4 threads the knob fires, and off it never does.
+/// move and leave nothing behind; off the knob never fires, and at 4 threads it does when `fires_here` (a knob
+/// that fires too seldom for these short searches to count on it has a deterministic test of its own).
 fn assert_a_knob_reacting_to_other_threads_keeps_the_searches_sound(
     knobs: &[(ParallelAlgorithm, &str)],
     fired: fn(&ThreadStats) -> u64,
+    fires_here: bool,
 ) {
     for &(algorithm, knob) in knobs {
         for fen in eldest_search::bench::BENCH_POSITIONS.iter().take(3) {
@@ -412,7 +414,7 @@ fn assert_a_knob_reacting_to_other_threads_keeps_the_searches_sound(
                 assert_eq!(engine.parallel_leftovers(), (0, 0), "{label}: counts left behind");
                 fired_total += engine.thread_stats().iter().map(fired).sum::<u64>();
             }
-            if on && threads == 4 {
+            if on && threads == 4 && fires_here {
                 assert!(fired_total > 0, "{label}: the knob never fired");
             } else if !on {
                 assert_eq!(fired_total, 0, "{label}");
@@ -431,6 +433,7 @@ fn shared_alpha_takes_up_other_threads_raises_and_still_finds_mates_and_the_dept
             (ParallelAlgorithm::SimplifiedAbdada, "SharedAlpha"),
         ],
         |s| s.alpha_adoptions,
+        true,
     );
 }
 
@@ -448,6 +451,7 @@ fn pv_ancestor_checks_leave_pv_nodes_other_threads_finished_and_still_find_mates
             ),
         ],
         |s| s.pv_ancestor_returns,
+        true,
     );
 }
 
@@ -555,12 +559,19 @@ fn window_updates_restart_brothers_a_raise_left_behind_and_still_find_mates_and_
     // searched again against the raised alpha (`window_restarts`), and so is an ABDADA thread's younger brother
     // of a PV node whose alpha another thread raised: the restarts must leave the searches sound.
     assert_a_knob_reacting_to_other_threads_keeps_the_searches_sound(
+        &[(ParallelAlgorithm::Ybwc, "WindowUpdates")],
+        |s| s.window_restarts,
+        true,
+    );
+    // The ABDADAs restart about 11 times in a search of a long-set position to depth 22 and may not at all in
+    // these: the hook-rule test in worker.rs plants a raise and checks the restart.
+    assert_a_knob_reacting_to_other_threads_keeps_the_searches_sound(
         &[
-            (ParallelAlgorithm::Ybwc, "WindowUpdates"),
             (ParallelAlgorithm::Abdada, "WindowUpdates"),
             (ParallelAlgorithm::SimplifiedAbdada, "WindowUpdates"),
         ],
         |s| s.window_restarts,
+        false,
     );
 }
 
