@@ -91,6 +91,21 @@ fn tiny_bench_writes_every_file_and_compare_reads_them() {
     }
     // Two repeats of the baseline and of each algorithm at 2 threads.
     assert_eq!(json["runs"].as_array().unwrap().len(), 10);
+    // Every counter the engine writes reaches bench.json (a field the model lacks would be dropped unread).
+    let engine_line = Command::new(&engine)
+        .args(["bench", "--json", "2"])
+        .output()
+        .expect("the engine runs");
+    let engine_line = String::from_utf8_lossy(&engine_line.stdout);
+    let engine_position: serde_json::Value =
+        serde_json::from_str(engine_line.lines().find(|l| l.starts_with('{')).unwrap()).unwrap();
+    let recorded = json["runs"][0]["positions"][0].as_object().unwrap();
+    for key in engine_position.as_object().unwrap().keys() {
+        assert!(
+            recorded.contains_key(key),
+            "bench.json lacks the engine's {key:?}"
+        );
+    }
     assert_eq!(json["settings"]["depth"], 4);
     assert!(json["machine"]["logical_cpus"].as_u64().unwrap() >= 1);
 

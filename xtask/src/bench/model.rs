@@ -50,6 +50,10 @@ pub struct PositionRun {
     /// The ABDADAs' `SharedAlpha`: raises of alpha taken up from another thread (absent from older files).
     #[serde(default)]
     pub alpha_adoptions: u64,
+    /// `WindowUpdates`: younger brothers left and searched again against a raise of their node's alpha by
+    /// another thread (absent from older files).
+    #[serde(default)]
+    pub window_restarts: u64,
     /// Root searches of the main thread repeated after an aspiration failure (absent from older files).
     #[serde(default)]
     pub root_researches: u64,

@@ -177,6 +177,7 @@ mod tests {
             pv_ancestor_returns: 0,
             windows_left: 0,
             alpha_adoptions: 0,
+            window_restarts: 0,
             root_researches: 0,
             best_move_changes: 0,
             splits: 0,
