@@ -16,7 +16,9 @@
 # EXTRA (more `xtask bench` flags, split at spaces, e.g. `--algorithms ybwc --split-group 5`), VARIANTS (knob
 # values side by side: `xtask bench --variant` strings separated by `;`, e.g. `ybwc --split-group 5;ybwc
 # --split-group 8` with EXTRA="--algorithms ybwc"), MATRIX_FACTOR (the matrix's time over the 1-thread run's,
-# default 7 for four algorithms at 2, 4, 8 and 16 threads: raise it when VARIANTS add configurations).
+# default 7 for four algorithms at 2, 4, 8 and 16 threads: raise it when VARIANTS add configurations), CEILING
+# (1, the default: first run as many one-thread searches side by side as the most threads, the machine's NPS ×
+# for independent work; 0 skips it).
 set -u
 ENGINE=${ENGINE:-target/release/eldest}
 XTASK=${XTASK:-target/release/xtask}
@@ -67,6 +69,24 @@ begin=$(seconds)
 }
 t16=$(calc "$(seconds) - $begin")
 echo "calibration: long set, 1 thread, depth 16: $t16 s" | tee -a "$log"
+
+# The machine's ceiling for independent work: as many one-thread searches of the calibration's as the most threads
+# measured, side by side, each its own process with an equal part of the table (so together they hold as much
+# memory as one search does). Their nodes a second over the calibration's is about the NPS × no shared-memory
+# search can pass here (vCPUs that are a host's hyperthreads, the shared L3 and memory bandwidth show here first);
+# it costs about one calibration.
+copies=$(tr ',' '\n' <<<"$THREADS" | sort -n | tail -1)
+if [ "${CEILING:-1}" = 1 ] && [ "$copies" -gt 1 ]; then
+    copy_hash=$((HASH / copies > 0 ? HASH / copies : 1))
+    for copy in $(seq "$copies"); do
+        "$ENGINE" bench --set long --hash "$copy_hash" 16 >"$work/ceiling-$copy.txt" 2>&1 &
+    done
+    wait
+    alone=$(awk '/ nodes .* nps$/ { print $3 }' "$work/calibration.txt")
+    together=$(cat "$work"/ceiling-*.txt | awk '/ nodes .* nps$/ { sum += $3; n++ } END { print sum, n }')
+    echo "ceiling: $copies one-thread processes side by side ($copy_hash MiB each): $(calc "${together% *} / $alone") times one alone's nodes a second (${together#* } finished; alone $alone nps)" |
+        tee -a "$log" "$work/ceiling.txt"
+fi
 
 depth=16
 for candidate in $DEPTHS; do
