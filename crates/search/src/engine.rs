@@ -593,6 +593,7 @@ impl Engine {
             algorithm,
             ParallelAlgorithm::Abdada | ParallelAlgorithm::SimplifiedAbdada
         );
+        let window_updates = settings.window_updates_for(algorithm, self.workers.len());
         // Only the ABDADAs' helpers may share the main thread's history; lazy SMP's keep their own, and YBWC's
         // split-point tasks take theirs at each join. A handle left shared by an earlier search becomes private.
         let helper_history = match algorithm {
@@ -619,10 +620,8 @@ impl Engine {
             brothers_keep_places: settings.brothers_keep_places,
             expected_cut_sons: if abdadas { settings.expected_cut_sons } else { 1 },
             // The ABDADAs' window updates restart a move for the raises `SharedAlpha` stores and takes up.
-            shared_alpha: abdadas
-                && (settings.shared_alpha || settings.window_updates)
-                && self.workers.len() > 1,
-            window_updates: settings.window_updates && algorithm != ParallelAlgorithm::Lazy,
+            shared_alpha: abdadas && (settings.shared_alpha || window_updates) && self.workers.len() > 1,
+            window_updates,
             pv_ancestor_min_depth: (settings.pv_ancestor_checks(algorithm) && self.workers.len() > 1)
                 .then_some(settings.pv_ancestor_min_depth),
             params: &options.params,

@@ -66,7 +66,7 @@ pub use parallel::simplified_abdada::{
 pub use parallel::ybwc::{YbwcHooks, YbwcPool};
 pub use parallel::{
     HelperHistory, KNOBS, Knob, KnobError, KnobKind, KnobValue, ParallelAlgorithm, ParallelSettings,
-    ParseAlgorithmError, find_knob,
+    ParseAlgorithmError, WindowUpdates, find_knob,
 };
 pub use params::{SearchParams, TUNABLES, Tunable, find_tunable};
 pub use report::{IterationReport, Score, ScoreBound, SearchOutcome};

@@ -114,7 +114,8 @@ pub struct SharedSearch<'a> {
     pub shared_alpha: bool,
     /// `WindowUpdates`: a raise of a PV split point's alpha restarts the brothers in flight there (YBWC); with
     /// `shared_alpha`, a raise another thread stores for a PV node restarts this thread's search of a younger
-    /// brother there (the ABDADAs).
+    /// brother there (the ABDADAs). The knob as it applies to this search's algorithm and thread count
+    /// ([`ParallelSettings::window_updates_for`](crate::ParallelSettings::window_updates_for)).
     pub window_updates: bool,
     /// The ABDADAs' PV ancestor checks (`AbdadaPvAncestorChecks`, `SimplifiedAbdadaPvAncestorChecks`; several
     /// threads, with the ancestor checks): PV nodes below the root of at

@@ -424,6 +424,44 @@ fn assert_a_knob_reacting_to_other_threads_keeps_the_searches_sound(
 }
 
 #[test]
+fn window_updates_by_default_restart_ybwc_brothers_below_eight_threads_only() {
+    // `WindowUpdates auto` (the default): YBWC's split points restart brothers below `MANY_THREADS` threads, not
+    // from there on, and the ABDADAs never do — the engine reads the thread count it searches with.
+    assert_eq!(
+        ParallelSettings::default().window_updates,
+        eldest_search::WindowUpdates::Auto
+    );
+    let restarts = |algorithm: ParallelAlgorithm, threads: usize| {
+        let mut engine = Engine::new(16).unwrap();
+        let settings = options(algorithm.into(), threads);
+        eldest_search::bench::BENCH_POSITIONS
+            .iter()
+            .take(8)
+            .map(|fen| {
+                let (position, outcome) = search(&mut engine, fen, &depth(11), &settings);
+                assert!(
+                    position.is_legal(outcome.best_move.unwrap()),
+                    "{algorithm}: {fen}"
+                );
+                engine
+                    .thread_stats()
+                    .iter()
+                    .map(|s| s.window_restarts)
+                    .sum::<u64>()
+            })
+            .sum::<u64>()
+    };
+    assert!(
+        restarts(ParallelAlgorithm::Ybwc, 4) > 0,
+        "YBWC at 4 threads never restarted"
+    );
+    assert_eq!(restarts(ParallelAlgorithm::Ybwc, 8), 0, "YBWC at 8 threads");
+    for algorithm in [ParallelAlgorithm::Abdada, ParallelAlgorithm::SimplifiedAbdada] {
+        assert_eq!(restarts(algorithm, 2), 0, "{algorithm} at 2 threads");
+    }
+}
+
+#[test]
 fn shared_alpha_takes_up_other_threads_raises_and_still_finds_mates_and_the_depth_asked_for() {
     // With `SharedAlpha` a thread in a PV node raises its alpha to another thread's stored raise and searches
     // that thread's move when it reaches it (`alpha_adoptions`).

@@ -650,7 +650,7 @@ mod tests {
                 "option name EagerSplitDepth type spin default 0 min 0 max 64",
                 "option name SplitExpectedCuts type check default true",
                 "option name LateSplits type check default true",
-                "option name WindowUpdates type check default false",
+                "option name WindowUpdates type combo default auto var auto var true var false",
                 "option name ExpectedCutSons type spin default 1 min 1 max 16",
                 "option name SplitGroup type spin default 256 min 2 max 256",
                 "option name HelperHistory type combo default shared var shared var own var copy",

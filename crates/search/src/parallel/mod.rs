@@ -231,6 +231,70 @@ impl HelperHistory {
     }
 }
 
+/// Whether a raise of a PV node's alpha by one thread stops the younger brothers other threads are searching
+/// there against the lower alpha, to search them again against the raised one (`WindowUpdates`; Feldmann's
+/// YBWC sends a split node's better bound to the processors searching its brothers). What a stopped brother had
+/// finished is in the table: a subtree that failed low against the old alpha fails low against the higher one.
+///
+/// # Examples
+///
+/// ```
+/// use eldest_search::{ParallelAlgorithm, ParallelSettings, WindowUpdates};
+///
+/// let mut settings = ParallelSettings::default();
+/// assert_eq!(settings.window_updates, WindowUpdates::Auto);
+/// assert!(settings.window_updates_for(ParallelAlgorithm::Ybwc, 2));
+/// assert!(!settings.window_updates_for(ParallelAlgorithm::Ybwc, 16));
+/// assert!(!settings.window_updates_for(ParallelAlgorithm::Abdada, 2));
+/// settings.set_knob("WindowUpdates", "true").unwrap();
+/// assert!(settings.window_updates_for(ParallelAlgorithm::Ybwc, 16));
+/// assert!(settings.window_updates_for(ParallelAlgorithm::SimplifiedAbdada, 2));
+/// assert!(!settings.window_updates_for(ParallelAlgorithm::Lazy, 2));
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum WindowUpdates {
+    /// The default: YBWC's split points below [`MANY_THREADS`] threads, nothing else. At two threads YBWC took
+    /// 0.94 of the time without them on the long set and 0.97 on the game set over 18 paired rounds each; at 16
+    /// threads 1.14 in one run; the ABDADAs showed no change either way at two (docs/parallel-search.md,
+    /// *Window updates at YBWC's split points*, *Window updates for the ABDADAs*).
+    Auto,
+    /// YBWC and both ABDADAs at every thread count (lazy SMP's threads share no node).
+    On,
+    /// Never: the brothers finish against the alpha they began with, as in Stockfish 6 and Crafty.
+    Off,
+}
+
+impl WindowUpdates {
+    /// Every setting, in declaration order (`setting as usize` indexes it).
+    const ALL: [WindowUpdates; 3] = [WindowUpdates::Auto, WindowUpdates::On, WindowUpdates::Off];
+    /// The knob's words, in the same order: `true` and `false` as for a check option, so the spellings of the
+    /// option's earlier boolean type keep their meaning.
+    pub(crate) const WORDS: &'static [&'static str] = &["auto", "true", "false"];
+
+    /// The knob's word.
+    ///
+    /// ```
+    /// use eldest_search::WindowUpdates;
+    /// assert_eq!(WindowUpdates::On.word(), "true");
+    /// ```
+    pub fn word(self) -> &'static str {
+        Self::WORDS[self as usize]
+    }
+
+    /// The setting a knob word names, in any case (`None` for an unknown word).
+    ///
+    /// ```
+    /// use eldest_search::WindowUpdates;
+    /// assert_eq!(WindowUpdates::from_word("FALSE"), Some(WindowUpdates::Off));
+    /// assert_eq!(WindowUpdates::from_word("sometimes"), None);
+    /// ```
+    pub fn from_word(word: &str) -> Option<WindowUpdates> {
+        Self::ALL
+            .into_iter()
+            .find(|setting| setting.word().eq_ignore_ascii_case(word))
+    }
+}
+
 impl Worker {
     /// Makes this helper's history and correction history what `setting` says with respect to `main`'s: the
     /// same tables, a private copy of them, or private tables of its own (which a shared handle becomes by
@@ -309,7 +373,10 @@ pub struct ParallelSettings {
     /// knob turns that on): a thread searching a younger brother of a PV node whose alpha another thread has
     /// raised since (seen by the periodic re-probes of the path, as the ancestor checks' are) leaves it and
     /// searches it again against the raised alpha.
-    pub window_updates: bool,
+    ///
+    /// By default ([`WindowUpdates::Auto`]) YBWC's below [`MANY_THREADS`] threads only; what a search does is
+    /// [`ParallelSettings::window_updates_for`].
+    pub window_updates: WindowUpdates,
     /// YBWC and the ABDADAs: the sons a node still expected to fail high (a null-window node whose static
     /// evaluation is at least beta) searches before its younger brothers are shared out — YBWC's node may split
     /// after them, the ABDADAs' thread defers no brother before them but searches it with the thread already in
@@ -420,7 +487,7 @@ impl Default for ParallelSettings {
             ybwc_eager_split_depth: 0,
             ybwc_split_expected_cuts: true,
             ybwc_late_splits: true,
-            window_updates: false,
+            window_updates: WindowUpdates::Auto,
             expected_cut_sons: 1,
             ybwc_split_group: 256,
             ybwc_helper_history: HelperHistory::Shared,
@@ -661,6 +728,14 @@ fn history_setting(value: KnobValue, current: HelperHistory) -> HelperHistory {
     }
 }
 
+/// The window-updates setting a knob word names; `current` for anything else (a parsed value is always a word).
+fn window_updates_setting(value: KnobValue, current: WindowUpdates) -> WindowUpdates {
+    match value {
+        KnobValue::Word(word) => WindowUpdates::from_word(word).unwrap_or(current),
+        KnobValue::Int(_) | KnobValue::Bool(_) => current,
+    }
+}
+
 /// Every knob of every algorithm: the UCI options and the bench flags are made from this table.
 ///
 /// # Examples
@@ -728,10 +803,10 @@ pub static KNOBS: &[Knob] = &[
             ParallelAlgorithm::Abdada,
             ParallelAlgorithm::SimplifiedAbdada,
         ],
-        kind: KnobKind::Check,
-        help: "YBWC and both ABDADAs: a raise of a PV node's alpha by one thread stops the brothers another searches there with the lower one, which are searched again against it (Feldmann; the ABDADAs share PV nodes' alphas for it, as SharedAlpha does)",
-        get: |s| KnobValue::Bool(s.window_updates),
-        set: |s, v| s.window_updates = boolean(v),
+        kind: KnobKind::Combo(WindowUpdates::WORDS),
+        help: "YBWC and both ABDADAs: a raise of a PV node's alpha by one thread stops the brothers another searches there with the lower one, which are searched again against it (Feldmann; the ABDADAs share PV nodes' alphas for it, as SharedAlpha does; auto: YBWC below 8 threads only)",
+        get: |s| KnobValue::Word(s.window_updates.word()),
+        set: |s, v| s.window_updates = window_updates_setting(v, s.window_updates),
     },
     Knob {
         name: "ExpectedCutSons",
@@ -1057,6 +1132,29 @@ impl ParallelSettings {
             0 if threads < MANY_THREADS => FEW_THREADS_MIN_SPLIT_DEPTH,
             0 => MANY_THREADS_MIN_SPLIT_DEPTH,
             depth => depth,
+        }
+    }
+
+    /// Whether `algorithm`'s threads restart a brother searched against a PV node's alpha another thread has
+    /// raised since, in a search of `threads` threads: `WindowUpdates` when set, else YBWC's below
+    /// [`MANY_THREADS`]. At two threads YBWC's restarts are one or two a split point and the brother they stop
+    /// has the raise to use; at 16 a raise stops up to fifteen brothers at once, each re-walking its subtree, and
+    /// there the one run measured took 1.14 of the time without them. Never for lazy SMP, whose threads share no
+    /// node.
+    ///
+    /// ```
+    /// use eldest_search::{ParallelAlgorithm, ParallelSettings};
+    /// let mut settings = ParallelSettings::default();
+    /// assert!(settings.window_updates_for(ParallelAlgorithm::Ybwc, 4));
+    /// assert!(!settings.window_updates_for(ParallelAlgorithm::Ybwc, 8));
+    /// settings.set_knob("WindowUpdates", "false").unwrap();
+    /// assert!(!settings.window_updates_for(ParallelAlgorithm::Ybwc, 2));
+    /// ```
+    pub fn window_updates_for(&self, algorithm: ParallelAlgorithm, threads: usize) -> bool {
+        match self.window_updates {
+            WindowUpdates::Auto => algorithm == ParallelAlgorithm::Ybwc && threads < MANY_THREADS,
+            WindowUpdates::On => algorithm != ParallelAlgorithm::Lazy,
+            WindowUpdates::Off => false,
         }
     }
 

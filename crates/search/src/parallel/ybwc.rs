@@ -25,7 +25,8 @@
 //! - **Window updates.** With `WindowUpdates` a brother that raises a PV split point's alpha stops the brothers
 //!   still searched there against the lower alpha, through a flag of each linked below the split point's, and
 //!   they are searched again against the raised one, as Feldmann's YBWC sends a new bound to the processors
-//!   searching the brothers (Stockfish 6 and Crafty let them finish).
+//!   searching the brothers (Stockfish 6 and Crafty let them finish). On by default below
+//!   [`MANY_THREADS`](super::MANY_THREADS) threads ([`WindowUpdates::Auto`](super::WindowUpdates::Auto)).
 //!
 //! # Examples
 //!
