@@ -254,9 +254,10 @@ impl HelperHistory {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum WindowUpdates {
     /// The default: YBWC's split points below [`MANY_THREADS`] threads, nothing else. At two threads YBWC took
-    /// 0.94 of the time without them on the long set and 0.97 on the game set over 18 paired rounds each; at 16
-    /// threads 1.14 in one run; the ABDADAs showed no change either way at two (docs/parallel-search.md,
-    /// *Window updates at YBWC's split points*, *Window updates for the ABDADAs*).
+    /// 0.95 of the time without them on the long set over 24 paired rounds and 0.97 on the game set over 18, and
+    /// played even in 400 games at 4+0.04; at 16 threads 1.14 in one run; the ABDADAs showed no change either
+    /// way at two (docs/parallel-search.md, *Window updates on by default for YBWC below 8 threads*, *Window
+    /// updates for the ABDADAs*).
     Auto,
     /// YBWC and both ABDADAs at every thread count (lazy SMP's threads share no node).
     On,
@@ -1138,8 +1139,8 @@ impl ParallelSettings {
     /// Whether `algorithm`'s threads restart a brother searched against a PV node's alpha another thread has
     /// raised since, in a search of `threads` threads: `WindowUpdates` when set, else YBWC's below
     /// [`MANY_THREADS`]. At two threads YBWC's restarts are one or two a split point and the brother they stop
-    /// has the raise to use; at 16 a raise stops up to fifteen brothers at once, each re-walking its subtree, and
-    /// there the one run measured took 1.14 of the time without them. Never for lazy SMP, whose threads share no
+    /// has the raise to use; at 16 a raise may stop up to fifteen brothers at once, each walking its subtree
+    /// again, and there the one run measured took 1.14 of the time without them. Never for lazy SMP, whose threads share no
     /// node.
     ///
     /// ```
