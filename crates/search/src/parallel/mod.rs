@@ -721,18 +721,11 @@ fn boolean(value: KnobValue) -> bool {
     matches!(value, KnobValue::Bool(true)) || matches!(value, KnobValue::Int(n) if n != 0)
 }
 
-/// The history setting a knob word names; `current` for anything else (a parsed value is always a word).
-fn history_setting(value: KnobValue, current: HelperHistory) -> HelperHistory {
+/// The setting of a combo knob that `from_word` finds for the knob's word; `current` for anything else (a parsed
+/// combo value is always one of its words).
+fn word_setting<T>(value: KnobValue, current: T, from_word: fn(&str) -> Option<T>) -> T {
     match value {
-        KnobValue::Word(word) => HelperHistory::from_word(word).unwrap_or(current),
-        KnobValue::Int(_) | KnobValue::Bool(_) => current,
-    }
-}
-
-/// The window-updates setting a knob word names; `current` for anything else (a parsed value is always a word).
-fn window_updates_setting(value: KnobValue, current: WindowUpdates) -> WindowUpdates {
-    match value {
-        KnobValue::Word(word) => WindowUpdates::from_word(word).unwrap_or(current),
+        KnobValue::Word(word) => from_word(word).unwrap_or(current),
         KnobValue::Int(_) | KnobValue::Bool(_) => current,
     }
 }
@@ -807,7 +800,7 @@ pub static KNOBS: &[Knob] = &[
         kind: KnobKind::Combo(WindowUpdates::WORDS),
         help: "YBWC and both ABDADAs: a raise of a PV node's alpha by one thread stops the brothers another searches there with the lower one, which are searched again against it (Feldmann; the ABDADAs share PV nodes' alphas for it, as SharedAlpha does; auto: YBWC below 8 threads only)",
         get: |s| KnobValue::Word(s.window_updates.word()),
-        set: |s, v| s.window_updates = window_updates_setting(v, s.window_updates),
+        set: |s, v| s.window_updates = word_setting(v, s.window_updates, WindowUpdates::from_word),
     },
     Knob {
         name: "ExpectedCutSons",
@@ -838,7 +831,7 @@ pub static KNOBS: &[Knob] = &[
         kind: KnobKind::Combo(HelperHistory::WORDS),
         help: "YBWC: the threads share one history (Crafty, Stockfish 6), each keeps its own, or a joining thread copies the splitting thread's",
         get: |s| KnobValue::Word(s.ybwc_helper_history.word()),
-        set: |s, v| s.ybwc_helper_history = history_setting(v, s.ybwc_helper_history),
+        set: |s, v| s.ybwc_helper_history = word_setting(v, s.ybwc_helper_history, HelperHistory::from_word),
     },
     Knob {
         name: "IdleSpin",
@@ -1026,7 +1019,7 @@ pub static KNOBS: &[Knob] = &[
         kind: KnobKind::Combo(HelperHistory::WORDS),
         help: "ABDADA: the threads share one history (as YBWC's), each keeps its own (as lazy SMP's), or a helper copies the main thread's when a search starts",
         get: |s| KnobValue::Word(s.abdada_history.word()),
-        set: |s, v| s.abdada_history = history_setting(v, s.abdada_history),
+        set: |s, v| s.abdada_history = word_setting(v, s.abdada_history, HelperHistory::from_word),
     },
     Knob {
         name: "SimplifiedAbdadaHistory",
@@ -1035,7 +1028,10 @@ pub static KNOBS: &[Knob] = &[
         kind: KnobKind::Combo(HelperHistory::WORDS),
         help: "simplified ABDADA: the threads share one history, each keeps its own, or a helper copies the main thread's when a search starts",
         get: |s| KnobValue::Word(s.simplified_abdada_history.word()),
-        set: |s, v| s.simplified_abdada_history = history_setting(v, s.simplified_abdada_history),
+        set: |s, v| {
+            s.simplified_abdada_history =
+                word_setting(v, s.simplified_abdada_history, HelperHistory::from_word)
+        },
     },
     Knob {
         name: "ClusterBusyHints",
