@@ -97,8 +97,22 @@ fn parallel_bench_writes_one_json_object_per_position_then_the_totals() {
             assert!(object.contains("\"threads\":2}"), "{object}");
             // Not asked for: the work searched twice is not counted (a 0 would say it was, and found none).
             assert!(object.contains("\"duplicate_nodes\":null,"), "{object}");
-            let nodes = object.split("\"nodes\":").nth(1).unwrap();
-            sum += nodes[..nodes.find(',').unwrap()].parse::<u64>().unwrap();
+            let count = |name: &str| {
+                let text = object.split(&format!("\"{name}\":")).nth(1).unwrap();
+                text[..text.find(',').unwrap()].parse::<u64>().unwrap()
+            };
+            let nodes = count("nodes");
+            sum += nodes;
+            // The tree profile: main-search nodes are part of the nodes, a test's extension one of its outcomes.
+            assert!(count("main_nodes") > 0 && count("main_nodes") < nodes, "{object}");
+            assert!(
+                count("singular_extensions") <= count("singular_tests"),
+                "{object}"
+            );
+            assert!(
+                count("null_move_cutoffs") <= count("null_move_searches"),
+                "{object}"
+            );
         }
         assert_eq!(
             sum, total,

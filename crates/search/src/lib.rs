@@ -72,4 +72,4 @@ pub use params::{SearchParams, TUNABLES, Tunable, find_tunable};
 pub use report::{IterationReport, Score, ScoreBound, SearchOutcome};
 pub use see::{SEE_VALUE, see_ge};
 pub use time::{SearchStability, TimeManager};
-pub use worker::{DRAW, INFINITY, MAX_PLY, ThreadStats};
+pub use worker::{DRAW, INFINITY, MAX_PLY, ThreadStats, TreeProfile};

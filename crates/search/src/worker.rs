@@ -227,6 +227,82 @@ pub struct ThreadStats {
     pub task_busy_ns: u64,
     /// Nanoseconds of this thread's own iterative deepening (0 for a YBWC task).
     pub search_ns: u64,
+    /// What kinds of search the nodes went to: where a parallel tree grows past the serial one.
+    pub profile: TreeProfile,
+}
+
+/// The shape of a search tree: how often the selective parts of the node routine fire, and the nodes their
+/// verification searches take. Two searches of one position to one depth that differ in size differ here first:
+/// a two-thread tree larger than the serial one by a fifth can owe it to the singular tests (their nodes, the
+/// extensions they grant), to late-move reductions undone (a reduced null-window search that failed high is
+/// searched again at full depth), to PV re-searches (a null-window search that landed inside the window is
+/// searched again with it), or to null-move pruning that cut less often. `eldest bench --json` reports them,
+/// `cargo xtask bench` sets their rates against the serial search's (`profile.md`).
+///
+/// # Examples
+///
+/// ```
+/// use eldest_board::Position;
+/// use eldest_search::{Engine, SearchControl, SearchLimits, SearchOptions};
+///
+/// let mut engine = Engine::new(1)?;
+/// let limits = SearchLimits { depth: Some(9), ..SearchLimits::default() };
+/// engine.search(&Position::startpos(), Default::default(), &limits, &SearchOptions::default(),
+///     &SearchControl::new(), &mut |_| {});
+/// let stats = engine.thread_stats()[0];
+/// let profile = stats.profile;
+/// // Main-search nodes are some of the nodes (the rest are quiescence), and a test's extension or a null
+/// // move's cutoff is an outcome of one of its searches.
+/// assert!(profile.main_nodes > 0 && profile.main_nodes < stats.nodes);
+/// assert!(profile.singular_extensions <= profile.singular_tests);
+/// assert!(profile.null_move_cutoffs <= profile.null_move_searches);
+/// assert!(profile.singular_test_nodes <= stats.nodes);
+/// # Ok::<(), eldest_tt::TableSizeError>(())
+/// ```
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct TreeProfile {
+    /// Nodes of the main search (the rest of `nodes` is quiescence).
+    pub main_nodes: u64,
+    /// Null-move searches made.
+    pub null_move_searches: u64,
+    /// Null-move searches that failed high, so that their node returned without searching a move.
+    pub null_move_cutoffs: u64,
+    /// Singular-extension tests made (searches of a node without its table move).
+    pub singular_tests: u64,
+    /// Tests that found the table move alone and extended it (by one ply or two).
+    pub singular_extensions: u64,
+    /// Nodes searched inside singular-extension tests, each counted once (a test inside a test belongs to the
+    /// outer one); a YBWC helper's nodes below a split point inside a test are not counted.
+    pub singular_test_nodes: u64,
+    /// Reduced null-window searches that failed high and were searched again at full depth.
+    pub reduced_researches: u64,
+    /// Null-window searches of PV nodes' younger brothers that landed inside the window and were searched again
+    /// with it.
+    pub pv_researches: u64,
+}
+
+impl TreeProfile {
+    /// Adds `other`'s counts to these.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use eldest_search::TreeProfile;
+    ///
+    /// let mut total = TreeProfile { main_nodes: 100, singular_tests: 3, ..TreeProfile::default() };
+    /// total.add(&TreeProfile { main_nodes: 50, pv_researches: 2, ..TreeProfile::default() });
+    /// assert_eq!(total, TreeProfile { main_nodes: 150, singular_tests: 3, pv_researches: 2, ..TreeProfile::default() });
+    /// ```
+    pub fn add(&mut self, other: &TreeProfile) {
+        self.main_nodes += other.main_nodes;
+        self.null_move_searches += other.null_move_searches;
+        self.null_move_cutoffs += other.null_move_cutoffs;
+        self.singular_tests += other.singular_tests;
+        self.singular_extensions += other.singular_extensions;
+        self.singular_test_nodes += other.singular_test_nodes;
+        self.reduced_researches += other.reduced_researches;
+        self.pv_researches += other.pv_researches;
+    }
 }
 
 impl ThreadStats {
@@ -264,6 +340,7 @@ impl ThreadStats {
         self.split_wait_ns += other.split_wait_ns;
         self.task_busy_ns += other.task_busy_ns;
         self.search_ns += other.search_ns;
+        self.profile.add(&other.profile);
     }
 
     /// Nanoseconds of work this thread (with the YBWC tasks below its split points) did: its search time
@@ -458,6 +535,8 @@ pub struct Worker {
     pub(crate) root_excluded: Vec<Move>,
     pub(crate) root_allowed: Vec<Move>,
     pub(crate) stats: ThreadStats,
+    /// Singular-extension tests this thread is inside, so that a test inside a test counts its nodes once.
+    singular_tests_open: u32,
     /// Duplicate counting: the nodes so far given to a main-search node that reached its end (each node goes to
     /// the nearest one), so a node knows which nodes below it are its own.
     attributed_nodes: u64,
@@ -599,6 +678,7 @@ impl Worker {
             root_excluded: Vec::new(),
             root_allowed: Vec::new(),
             stats: ThreadStats::default(),
+            singular_tests_open: 0,
             attributed_nodes: 0,
             seldepth: 0,
             stoppable: false,
@@ -833,6 +913,7 @@ impl<H: SearchHooks> SearchContext<'_, '_, H> {
         if self.worker.count_node_and_check_stop(self.shared) {
             return 0;
         }
+        self.worker.stats.profile.main_nodes += 1;
         self.worker.seldepth = self.worker.seldepth.max(ply);
         if root {
             self.anchor_accumulators(position, ply);
@@ -945,6 +1026,7 @@ impl<H: SearchHooks> SearchContext<'_, '_, H> {
                     + ((static_eval - beta) / params.nmp_eval_divisor).min(params.nmp_max_eval_reduction);
                 let mut child = *position;
                 if child.play_null() {
+                    self.worker.stats.profile.null_move_searches += 1;
                     self.worker.repetitions.push_null(child.key());
                     if self.shared.evaluation.is_nnue() {
                         self.worker.accumulators.push_null(ply + 1);
@@ -956,6 +1038,7 @@ impl<H: SearchHooks> SearchContext<'_, '_, H> {
                         return self.unwound(ply);
                     }
                     if score >= beta {
+                        self.worker.stats.profile.null_move_cutoffs += 1;
                         return if score >= MATE_IN_MAX_PLY { beta } else { score };
                     }
                 }
@@ -982,6 +1065,9 @@ impl<H: SearchHooks> SearchContext<'_, '_, H> {
             let tt_score = entry.score(ply);
             let singular_beta = tt_score - params.singular_margin * depth;
             self.worker.excluded[ply] = Some(mv);
+            self.worker.stats.profile.singular_tests += 1;
+            let nodes_before_test = self.worker.stats.nodes;
+            self.worker.singular_tests_open += 1;
             let score = self.search::<false>(
                 position,
                 singular_beta - 1,
@@ -991,10 +1077,15 @@ impl<H: SearchHooks> SearchContext<'_, '_, H> {
                 after_null,
             );
             self.worker.excluded[ply] = None;
+            self.worker.singular_tests_open -= 1;
+            if self.worker.singular_tests_open == 0 {
+                self.worker.stats.profile.singular_test_nodes += self.worker.stats.nodes - nodes_before_test;
+            }
             if self.worker.stopped {
                 return self.unwound(ply);
             }
             if score < singular_beta {
+                self.worker.stats.profile.singular_extensions += 1;
                 tt_move_extension = 1;
                 if !PV
                     && score < singular_beta - params.singular_double_margin
@@ -1561,12 +1652,14 @@ impl<H: SearchHooks> SearchContext<'_, '_, H> {
             let mut score =
                 -self.search::<false>(&child, -alpha - 1, -alpha, new_depth - reduction, ply + 1, false);
             if reduction > 0 && score > alpha && !self.worker.stopped {
+                self.worker.stats.profile.reduced_researches += 1;
                 score = -self.search::<false>(&child, -alpha - 1, -alpha, new_depth, ply + 1, false);
             }
             if marked {
                 self.hooks.finished_move(key, mv, depth);
             }
             if PV && score > alpha && score < beta && !self.worker.stopped {
+                self.worker.stats.profile.pv_researches += 1;
                 score = -self.search::<true>(&child, -beta, -alpha, new_depth, ply + 1, false);
             }
             score

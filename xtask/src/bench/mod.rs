@@ -13,6 +13,7 @@ mod model;
 mod output;
 mod paired;
 mod pooled;
+mod profile;
 mod runner;
 mod signature;
 
@@ -471,6 +472,14 @@ fn present(report: &BenchReport, out: &Path) -> Result<(), String> {
         "{}",
         paired::section(&paired::rows(settings, &report.runs), false)
     );
+    let profile_rows = profile::rows(report);
+    if !profile_rows.is_empty() {
+        println!("\ntree profile (per run; × against 1 thread; ‰ per thousand main-search nodes):");
+        print!(
+            "{}",
+            profile::table(&profile_rows, settings.depth.is_some()).to_text()
+        );
+    }
     let files = output::write_all(out, report)?;
     println!(
         "wrote {} (the bench took {:.0} s)",

@@ -73,6 +73,31 @@ pub struct PositionRun {
     /// older files).
     #[serde(default)]
     pub duplicate_nodes: Option<u64>,
+    /// Main-search nodes (the rest of `nodes` is quiescence; absent from older files, as are the other counts
+    /// of the tree profile below).
+    #[serde(default)]
+    pub main_nodes: u64,
+    /// Null-move searches.
+    #[serde(default)]
+    pub null_move_searches: u64,
+    /// Null-move searches that cut.
+    #[serde(default)]
+    pub null_move_cutoffs: u64,
+    /// Singular-extension tests.
+    #[serde(default)]
+    pub singular_tests: u64,
+    /// Singular-extension tests that extended the table move.
+    #[serde(default)]
+    pub singular_extensions: u64,
+    /// Nodes inside singular-extension tests.
+    #[serde(default)]
+    pub singular_test_nodes: u64,
+    /// Reduced searches that failed high and were searched again at full depth.
+    #[serde(default)]
+    pub reduced_researches: u64,
+    /// Null-window searches in PV nodes searched again with the window.
+    #[serde(default)]
+    pub pv_researches: u64,
     /// Thread time spent searching, microseconds.
     pub busy_us: u64,
     /// Thread time not spent searching, microseconds.

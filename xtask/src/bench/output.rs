@@ -1,6 +1,6 @@
 //! The bench's outputs: the terminal tables (the comparison and its breakdown by 1-thread search time),
-//! `summary.md`, `summary.csv`, `positions.csv`, `buckets.csv`, `paired.csv`, `bench.json` and the three SVG
-//! charts, all in the output folder.
+//! `summary.md`, `summary.csv`, `positions.csv`, `buckets.csv`, `paired.csv`, the tree profile (`profile.md`,
+//! `profile.csv`), `bench.json` and the three SVG charts, all in the output folder.
 
 use super::model::{BenchReport, ConfigSummary, TimeBucket};
 use crate::report::charts::{self, LineChart, Series};
@@ -11,13 +11,15 @@ use crate::stats::summary::Spread;
 use std::path::{Path, PathBuf};
 
 /// The files one bench writes, in the order they are written.
-pub const FILES: [&str; 9] = [
+pub const FILES: [&str; 11] = [
     "bench.json",
     "summary.md",
     "summary.csv",
     "positions.csv",
     "buckets.csv",
     "paired.csv",
+    "profile.md",
+    "profile.csv",
     "speedup.svg",
     "nps.svg",
     "overhead.svg",
@@ -232,6 +234,13 @@ pub fn write_all(dir: &Path, report: &BenchReport) -> Result<Vec<PathBuf>, Strin
     write_text(&path("positions.csv"), &positions_csv(report).text())?;
     write_text(&path("buckets.csv"), &buckets_csv(report).text())?;
     write_text(&path("paired.csv"), &super::paired::csv(&paired_rows).text())?;
+    let profile_rows = super::profile::rows(report);
+    let fixed_depth = report.settings.depth.is_some();
+    write_text(
+        &path("profile.md"),
+        &super::profile::markdown(&profile_rows, fixed_depth),
+    )?;
+    write_text(&path("profile.csv"), &super::profile::csv(&profile_rows).text())?;
     let by_algorithm = |value: &dyn Fn(&ConfigSummary) -> Option<f64>| -> Vec<Series> {
         report
             .settings

@@ -1,0 +1,346 @@
+//! The tree profile (`profile.md`, `profile.csv`): where each configuration's nodes went, set against the
+//! serial search's.
+//!
+//! A parallel search's node overhead is its tree differing from the serial one, and the node routine's selective
+//! parts decide much of a tree's size: the singular-extension tests (their own nodes, and the plies their
+//! extensions add), late-move reductions undone by a re-search, PV re-searches, null-move pruning. The engine
+//! counts each (`eldest bench --json`); here every configuration's counts are summed over its runs and positions
+//! and set beside the one-thread baseline's, so that a reader sees which part of the tree grew with the threads.
+//! Reports of engines before these counters (no main-search nodes) have no profile.
+
+use super::model::{BenchReport, PositionRun, Run};
+use crate::report::csv::Csv;
+use crate::report::table::Table;
+
+/// One configuration's tree, summed over its runs and averaged per run.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct TreeCounts {
+    /// Nodes (main search and quiescence).
+    pub nodes: f64,
+    /// Main-search nodes.
+    pub main_nodes: f64,
+    /// Nodes inside singular-extension tests.
+    pub singular_test_nodes: f64,
+    /// Singular-extension tests.
+    pub singular_tests: f64,
+    /// Tests that extended the table move.
+    pub singular_extensions: f64,
+    /// Null-move searches.
+    pub null_move_searches: f64,
+    /// Null-move searches that cut.
+    pub null_move_cutoffs: f64,
+    /// Reduced searches searched again at full depth.
+    pub reduced_researches: f64,
+    /// Null-window searches of PV nodes searched again with the window.
+    pub pv_researches: f64,
+}
+
+impl TreeCounts {
+    /// The counts of `runs`, summed over their positions with a move and divided by the runs' number.
+    fn of(runs: &[&Run]) -> TreeCounts {
+        let mut total = TreeCounts::default();
+        for position in runs.iter().flat_map(|r| &r.positions).filter(|p| p.searched()) {
+            total.add(position);
+        }
+        let count = runs.len().max(1) as f64;
+        TreeCounts {
+            nodes: total.nodes / count,
+            main_nodes: total.main_nodes / count,
+            singular_test_nodes: total.singular_test_nodes / count,
+            singular_tests: total.singular_tests / count,
+            singular_extensions: total.singular_extensions / count,
+            null_move_searches: total.null_move_searches / count,
+            null_move_cutoffs: total.null_move_cutoffs / count,
+            reduced_researches: total.reduced_researches / count,
+            pv_researches: total.pv_researches / count,
+        }
+    }
+
+    fn add(&mut self, p: &PositionRun) {
+        self.nodes += p.nodes as f64;
+        self.main_nodes += p.main_nodes as f64;
+        self.singular_test_nodes += p.singular_test_nodes as f64;
+        self.singular_tests += p.singular_tests as f64;
+        self.singular_extensions += p.singular_extensions as f64;
+        self.null_move_searches += p.null_move_searches as f64;
+        self.null_move_cutoffs += p.null_move_cutoffs as f64;
+        self.reduced_researches += p.reduced_researches as f64;
+        self.pv_researches += p.pv_researches as f64;
+    }
+
+    /// Quiescence nodes.
+    fn quiescence_nodes(&self) -> f64 {
+        self.nodes - self.main_nodes
+    }
+
+    /// `count` per thousand main-search nodes.
+    fn per_mille(&self, count: f64) -> Option<f64> {
+        ratio(count * 1000.0, self.main_nodes)
+    }
+}
+
+fn ratio(numerator: f64, denominator: f64) -> Option<f64> {
+    (denominator > 0.0).then(|| numerator / denominator)
+}
+
+/// One row of the profile.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ProfileRow {
+    /// The configuration (an algorithm or a variant label).
+    pub configuration: String,
+    /// Threads.
+    pub threads: usize,
+    /// Runs summed.
+    pub runs: usize,
+    /// The counts, per run.
+    pub counts: TreeCounts,
+    /// The one-thread baseline's counts, per run (the same for every row).
+    pub baseline: TreeCounts,
+}
+
+impl ProfileRow {
+    /// This count ÷ the baseline's, for runs to a fixed depth (under a clock the trees are not comparable).
+    fn growth(&self, fixed_depth: bool, count: impl Fn(&TreeCounts) -> f64) -> Option<f64> {
+        if fixed_depth {
+            ratio(count(&self.counts), count(&self.baseline))
+        } else {
+            None
+        }
+    }
+}
+
+/// The profile of every configuration of `report`, the baseline first; empty when the engine did not count
+/// main-search nodes (older reports).
+pub fn rows(report: &BenchReport) -> Vec<ProfileRow> {
+    let runs = &report.runs;
+    let baseline_runs: Vec<&Run> = runs.iter().filter(|r| r.threads == 1).collect();
+    let baseline = TreeCounts::of(&baseline_runs);
+    if baseline.main_nodes == 0.0 {
+        return Vec::new();
+    }
+    let mut rows = vec![ProfileRow {
+        configuration: "1 thread".to_string(),
+        threads: 1,
+        runs: baseline_runs.len(),
+        counts: baseline,
+        baseline,
+    }];
+    let mut seen: Vec<(&str, usize)> = Vec::new();
+    for run in runs.iter().filter(|r| r.threads > 1) {
+        let configuration = (run.algorithm.as_str(), run.threads);
+        if seen.contains(&configuration) {
+            continue;
+        }
+        seen.push(configuration);
+        let own: Vec<&Run> = runs
+            .iter()
+            .filter(|r| (r.algorithm.as_str(), r.threads) == configuration)
+            .collect();
+        rows.push(ProfileRow {
+            configuration: run.algorithm.clone(),
+            threads: run.threads,
+            runs: own.len(),
+            counts: TreeCounts::of(&own),
+            baseline,
+        });
+    }
+    rows
+}
+
+const HEADER: [&str; 14] = [
+    "configuration",
+    "threads",
+    "runs",
+    "nodes ×",
+    "main ×",
+    "quiescence ×",
+    "in singular tests ×",
+    "singular-test share",
+    "singular tests ‰",
+    "extended",
+    "null moves ‰",
+    "null cuts",
+    "LMR re-searches ‰",
+    "PV re-searches ‰",
+];
+
+fn cells(row: &ProfileRow, fixed_depth: bool) -> Vec<String> {
+    let c = &row.counts;
+    let share = |value: Option<f64>| value.map_or_else(|| "-".to_string(), |v| format!("{:.1}%", v * 100.0));
+    let rate = |value: Option<f64>| value.map_or_else(|| "-".to_string(), |v| format!("{v:.1}"));
+    let times = |value: Option<f64>| value.map_or_else(|| "-".to_string(), |v| format!("{v:.3}"));
+    vec![
+        row.configuration.clone(),
+        row.threads.to_string(),
+        row.runs.to_string(),
+        times(row.growth(fixed_depth, |t| t.nodes)),
+        times(row.growth(fixed_depth, |t| t.main_nodes)),
+        times(row.growth(fixed_depth, TreeCounts::quiescence_nodes)),
+        times(row.growth(fixed_depth, |t| t.singular_test_nodes)),
+        share(ratio(c.singular_test_nodes, c.nodes)),
+        rate(c.per_mille(c.singular_tests)),
+        share(ratio(c.singular_extensions, c.singular_tests)),
+        rate(c.per_mille(c.null_move_searches)),
+        share(ratio(c.null_move_cutoffs, c.null_move_searches)),
+        rate(c.per_mille(c.reduced_researches)),
+        rate(c.per_mille(c.pv_researches)),
+    ]
+}
+
+/// The profile as a table (terminal or Markdown).
+pub fn table(rows: &[ProfileRow], fixed_depth: bool) -> Table {
+    let mut table = Table::new(HEADER);
+    for row in rows {
+        table.push(cells(row, fixed_depth));
+    }
+    table
+}
+
+/// `profile.md`: the table with what its columns mean.
+pub fn markdown(rows: &[ProfileRow], fixed_depth: bool) -> String {
+    if rows.is_empty() {
+        return "No tree profile: the engine of this report did not count main-search nodes.\n".to_string();
+    }
+    format!(
+        "Tree profile: each configuration's counts summed over its positions, per run. \
+         `×`: against the 1-thread search (fixed depth only) — all nodes, main-search nodes, quiescence nodes, \
+         and the nodes inside singular-extension tests. `singular-test share`: of the configuration's nodes. \
+         `‰`: per thousand main-search nodes. `extended`: tests that extended the table move; `null cuts`: \
+         null-move searches that cut; `LMR re-searches`: reduced searches that failed high and were searched at \
+         full depth; `PV re-searches`: null-window searches in PV nodes searched again with the window.\n\n{}",
+        table(rows, fixed_depth).to_markdown()
+    )
+}
+
+/// `profile.csv`, one row per configuration with the raw counts per run.
+pub fn csv(rows: &[ProfileRow]) -> Csv {
+    let mut csv = Csv::new(&[
+        "configuration",
+        "threads",
+        "runs",
+        "nodes",
+        "main_nodes",
+        "singular_test_nodes",
+        "singular_tests",
+        "singular_extensions",
+        "null_move_searches",
+        "null_move_cutoffs",
+        "reduced_researches",
+        "pv_researches",
+    ]);
+    for row in rows {
+        let c = &row.counts;
+        let number = |v: f64| format!("{v:.1}");
+        csv.row(&[
+            row.configuration.clone(),
+            row.threads.to_string(),
+            row.runs.to_string(),
+            number(c.nodes),
+            number(c.main_nodes),
+            number(c.singular_test_nodes),
+            number(c.singular_tests),
+            number(c.singular_extensions),
+            number(c.null_move_searches),
+            number(c.null_move_cutoffs),
+            number(c.reduced_researches),
+            number(c.pv_researches),
+        ]);
+    }
+    csv
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn position(nodes: u64, main_nodes: u64, singular_tests: u64) -> PositionRun {
+        PositionRun {
+            index: 0,
+            fen: "8/8/8/8/8/8/8/K6k w - - 0 1".to_string(),
+            depth: 10,
+            nodes,
+            time_us: 1000,
+            best_move: "a1a2".to_string(),
+            score: "cp 0".to_string(),
+            tt_hits: 0,
+            cutoffs: 0,
+            first_move_cutoffs: 0,
+            deferred_moves: 0,
+            cutoff_check_returns: 0,
+            ancestor_returns: 0,
+            pv_ancestor_returns: 0,
+            windows_left: 0,
+            alpha_adoptions: 0,
+            window_restarts: 0,
+            root_researches: 0,
+            best_move_changes: 0,
+            splits: 0,
+            split_tasks: 0,
+            aborted_tasks: 0,
+            speculative_nodes: None,
+            duplicate_nodes: None,
+            main_nodes,
+            null_move_searches: 0,
+            null_move_cutoffs: 0,
+            singular_tests,
+            singular_extensions: singular_tests / 2,
+            singular_test_nodes: nodes / 10,
+            reduced_researches: 0,
+            pv_researches: 0,
+            busy_us: 1000,
+            idle_us: 0,
+            threads: 1,
+        }
+    }
+
+    fn run(algorithm: &str, threads: usize, positions: Vec<PositionRun>) -> Run {
+        Run {
+            algorithm: algorithm.to_string(),
+            threads,
+            repeat: 0,
+            machine_busy_before_percent: 0.0,
+            positions,
+        }
+    }
+
+    #[test]
+    fn growth_is_per_run_against_the_one_thread_search() {
+        let runs = [
+            run("ybwc", 1, vec![position(1000, 400, 4)]),
+            run("ybwc", 2, vec![position(1300, 500, 10)]),
+            run("ybwc", 2, vec![position(1100, 500, 6)]),
+        ];
+        let refs: Vec<&Run> = runs.iter().collect();
+        let baseline = TreeCounts::of(&refs[..1]);
+        let two = TreeCounts::of(&refs[1..]);
+        let row = ProfileRow {
+            configuration: "ybwc".to_string(),
+            threads: 2,
+            runs: 2,
+            counts: two,
+            baseline,
+        };
+        // Two runs averaged: 1200 nodes, 500 main nodes, 8 tests.
+        assert_eq!(row.growth(true, |t| t.nodes), Some(1.2));
+        assert_eq!(row.growth(true, |t| t.main_nodes), Some(1.25));
+        assert_eq!(
+            row.growth(true, TreeCounts::quiescence_nodes),
+            Some(700.0 / 600.0)
+        );
+        assert_eq!(two.per_mille(two.singular_tests), Some(16.0));
+        // Under a clock the trees are not comparable.
+        assert_eq!(row.growth(false, |t| t.nodes), None);
+        let cells = cells(&row, true);
+        assert_eq!(cells[3], "1.200");
+        assert_eq!(cells[9], "50.0%");
+    }
+
+    #[test]
+    fn positions_without_a_move_are_left_out() {
+        let mut mated = position(0, 0, 0);
+        mated.best_move = "0000".to_string();
+        let runs = [run("lazy", 1, vec![position(100, 40, 1), mated])];
+        let refs: Vec<&Run> = runs.iter().collect();
+        assert_eq!(TreeCounts::of(&refs).nodes, 100.0);
+    }
+}
