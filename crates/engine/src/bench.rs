@@ -182,7 +182,7 @@ pub(crate) fn position_json(result: &BenchPosition<'_>, counted_duplicates: bool
             "\"score\":\"{}\",\"tt_hits\":{},\"cutoffs\":{},\"first_move_cutoffs\":{},\"deferred_moves\":{},",
             "\"cutoff_check_returns\":{},\"ancestor_returns\":{},\"pv_ancestor_returns\":{},\"windows_left\":{},\"alpha_adoptions\":{},\"root_researches\":{},\"best_move_changes\":{},",
             "\"splits\":{},\"split_tasks\":{},\"aborted_tasks\":{},\"speculative_nodes\":{},\"window_restarts\":{},\"duplicate_nodes\":{},",
-            "\"main_nodes\":{},\"null_move_searches\":{},\"null_move_cutoffs\":{},\"singular_tests\":{},",
+            "\"main_nodes\":{},\"main_nodes_by_depth\":{:?},\"null_move_searches\":{},\"null_move_cutoffs\":{},\"singular_tests\":{},",
             "\"singular_extensions\":{},\"singular_test_nodes\":{},\"reduced_researches\":{},\"pv_researches\":{},",
             "\"busy_us\":{},\"idle_us\":{},\"threads\":{}}}"
         ),
@@ -215,6 +215,7 @@ pub(crate) fn position_json(result: &BenchPosition<'_>, counted_duplicates: bool
             "null".to_string()
         },
         stats.profile.main_nodes,
+        stats.profile.main_nodes_by_depth,
         stats.profile.null_move_searches,
         stats.profile.null_move_cutoffs,
         stats.profile.singular_tests,

@@ -231,6 +231,9 @@ pub struct ThreadStats {
     pub profile: TreeProfile,
 }
 
+/// How many bands of remaining depth [`TreeProfile`] counts main-search nodes in.
+const DEPTH_BAND_COUNT: usize = 5;
+
 /// The shape of a search tree: how often the selective parts of the node routine fire, and the nodes their
 /// verification searches take. Two searches of one position to one depth that differ in size differ here first:
 /// a two-thread tree larger than the serial one by a fifth can owe it to the singular tests (their nodes, the
@@ -254,6 +257,7 @@ pub struct ThreadStats {
 /// // Main-search nodes are some of the nodes (the rest are quiescence), and a test's extension or a null
 /// // move's cutoff is an outcome of one of its searches.
 /// assert!(profile.main_nodes > 0 && profile.main_nodes < stats.nodes);
+/// assert_eq!(profile.main_nodes_by_depth.iter().sum::<u64>(), profile.main_nodes);
 /// assert!(profile.singular_extensions <= profile.singular_tests);
 /// assert!(profile.null_move_cutoffs <= profile.null_move_searches);
 /// assert!(profile.singular_test_nodes <= stats.nodes);
@@ -263,6 +267,9 @@ pub struct ThreadStats {
 pub struct TreeProfile {
     /// Nodes of the main search (the rest of `nodes` is quiescence).
     pub main_nodes: u64,
+    /// Main-search nodes by their remaining depth, in the bands of [`TreeProfile::DEPTH_BANDS`]: whether a
+    /// larger tree grew near the root or near the leaves.
+    pub main_nodes_by_depth: [u64; DEPTH_BAND_COUNT],
     /// Null-move searches made.
     pub null_move_searches: u64,
     /// Null-move searches that failed high, so that their node returned without searching a move.
@@ -282,6 +289,29 @@ pub struct TreeProfile {
 }
 
 impl TreeProfile {
+    /// The bands of remaining depth by which main-search nodes are counted: each band's lowest depth (the last
+    /// band is open).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use eldest_search::TreeProfile;
+    ///
+    /// assert_eq!(TreeProfile::DEPTH_BANDS[0], 1);
+    /// assert_eq!(TreeProfile::depth_band(2), 0);
+    /// assert_eq!(TreeProfile::depth_band(3), 1);
+    /// assert_eq!(TreeProfile::depth_band(40), TreeProfile::DEPTH_BANDS.len() - 1);
+    /// ```
+    pub const DEPTH_BANDS: [i32; DEPTH_BAND_COUNT] = [1, 3, 6, 10, 15];
+
+    /// The band of [`DEPTH_BANDS`](Self::DEPTH_BANDS) a main-search node of `depth` plies left falls in.
+    pub fn depth_band(depth: i32) -> usize {
+        Self::DEPTH_BANDS
+            .iter()
+            .rposition(|&lowest| depth >= lowest)
+            .unwrap_or(0)
+    }
+
     /// Adds `other`'s counts to these.
     ///
     /// # Examples
@@ -295,6 +325,9 @@ impl TreeProfile {
     /// ```
     pub fn add(&mut self, other: &TreeProfile) {
         self.main_nodes += other.main_nodes;
+        for (band, count) in self.main_nodes_by_depth.iter_mut().zip(other.main_nodes_by_depth) {
+            *band += count;
+        }
         self.null_move_searches += other.null_move_searches;
         self.null_move_cutoffs += other.null_move_cutoffs;
         self.singular_tests += other.singular_tests;
@@ -914,6 +947,7 @@ impl<H: SearchHooks> SearchContext<'_, '_, H> {
             return 0;
         }
         self.worker.stats.profile.main_nodes += 1;
+        self.worker.stats.profile.main_nodes_by_depth[TreeProfile::depth_band(depth)] += 1;
         self.worker.seldepth = self.worker.seldepth.max(ply);
         if root {
             self.anchor_accumulators(position, ply);

@@ -479,6 +479,13 @@ fn present(report: &BenchReport, out: &Path) -> Result<(), String> {
             "{}",
             profile::table(&profile_rows, settings.depth.is_some()).to_text()
         );
+        println!(
+            "main-search nodes by remaining depth (× against 1 thread; the band's share of main-search nodes):"
+        );
+        print!(
+            "{}",
+            profile::depth_table(&profile_rows, settings.depth.is_some()).to_text()
+        );
     }
     let files = output::write_all(out, report)?;
     println!(

@@ -77,6 +77,9 @@ pub struct PositionRun {
     /// of the tree profile below).
     #[serde(default)]
     pub main_nodes: u64,
+    /// Main-search nodes by remaining depth, in the engine's bands (`TreeProfile::DEPTH_BANDS`).
+    #[serde(default)]
+    pub main_nodes_by_depth: Vec<u64>,
     /// Null-move searches.
     #[serde(default)]
     pub null_move_searches: u64,

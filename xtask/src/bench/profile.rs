@@ -11,6 +11,20 @@
 use super::model::{BenchReport, PositionRun, Run};
 use crate::report::csv::Csv;
 use crate::report::table::Table;
+use eldest_search::TreeProfile;
+
+/// The engine's bands of remaining depth ([`TreeProfile::DEPTH_BANDS`]).
+const BANDS: usize = TreeProfile::DEPTH_BANDS.len();
+
+/// A band's label: `3–5`, the last one `15+`.
+fn band_label(band: usize) -> String {
+    let lowest = TreeProfile::DEPTH_BANDS[band];
+    match TreeProfile::DEPTH_BANDS.get(band + 1) {
+        Some(next) if next - 1 == lowest => lowest.to_string(),
+        Some(next) => format!("{lowest}–{}", next - 1),
+        None => format!("{lowest}+"),
+    }
+}
 
 /// One configuration's tree, summed over its runs and averaged per run.
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
@@ -19,6 +33,9 @@ pub struct TreeCounts {
     pub nodes: f64,
     /// Main-search nodes.
     pub main_nodes: f64,
+    /// Main-search nodes by remaining depth ([`TreeProfile::DEPTH_BANDS`]; zeros from engines that did not count
+    /// them).
+    pub main_nodes_by_depth: [f64; BANDS],
     /// Nodes inside singular-extension tests.
     pub singular_test_nodes: f64,
     /// Singular-extension tests.
@@ -46,6 +63,7 @@ impl TreeCounts {
         TreeCounts {
             nodes: total.nodes / count,
             main_nodes: total.main_nodes / count,
+            main_nodes_by_depth: total.main_nodes_by_depth.map(|n| n / count),
             singular_test_nodes: total.singular_test_nodes / count,
             singular_tests: total.singular_tests / count,
             singular_extensions: total.singular_extensions / count,
@@ -59,6 +77,12 @@ impl TreeCounts {
     fn add(&mut self, p: &PositionRun) {
         self.nodes += p.nodes as f64;
         self.main_nodes += p.main_nodes as f64;
+        // Another number of bands is another engine's: left out rather than misread.
+        if p.main_nodes_by_depth.len() == BANDS {
+            for (band, &count) in self.main_nodes_by_depth.iter_mut().zip(&p.main_nodes_by_depth) {
+                *band += count as f64;
+            }
+        }
         self.singular_test_nodes += p.singular_test_nodes as f64;
         self.singular_tests += p.singular_tests as f64;
         self.singular_extensions += p.singular_extensions as f64;
@@ -196,6 +220,27 @@ pub fn table(rows: &[ProfileRow], fixed_depth: bool) -> Table {
     table
 }
 
+/// Main-search nodes by remaining depth: each band's nodes against the one-thread search's (fixed depth only),
+/// with the band's share of the configuration's main-search nodes.
+pub fn depth_table(rows: &[ProfileRow], fixed_depth: bool) -> Table {
+    let mut header = vec!["configuration".to_string(), "threads".to_string()];
+    header.extend((0..BANDS).map(|band| format!("depth {}", band_label(band))));
+    let mut table = Table::new(header);
+    for row in rows {
+        let mut cells = vec![row.configuration.clone(), row.threads.to_string()];
+        cells.extend((0..BANDS).map(|band| {
+            let share = ratio(row.counts.main_nodes_by_depth[band], row.counts.main_nodes)
+                .map_or_else(|| "-".to_string(), |v| format!("{:.1}%", v * 100.0));
+            match row.growth(fixed_depth, |t| t.main_nodes_by_depth[band]) {
+                Some(growth) => format!("{growth:.3} ({share})"),
+                None => share,
+            }
+        }));
+        table.push(cells);
+    }
+    table
+}
+
 /// `profile.md`: the table with what its columns mean.
 pub fn markdown(rows: &[ProfileRow], fixed_depth: bool) -> String {
     if rows.is_empty() {
@@ -207,31 +252,40 @@ pub fn markdown(rows: &[ProfileRow], fixed_depth: bool) -> String {
          and the nodes inside singular-extension tests. `singular-test share`: of the configuration's nodes. \
          `‰`: per thousand main-search nodes. `extended`: tests that extended the table move; `null cuts`: \
          null-move searches that cut; `LMR re-searches`: reduced searches that failed high and were searched at \
-         full depth; `PV re-searches`: null-window searches in PV nodes searched again with the window.\n\n{}",
-        table(rows, fixed_depth).to_markdown()
+         full depth; `PV re-searches`: null-window searches in PV nodes searched again with the window.\n\n{}\n\
+         Main-search nodes by remaining depth: each band's nodes against the 1-thread search's (fixed depth only) \
+         and, in brackets, the band's share of the configuration's main-search nodes.\n\n{}",
+        table(rows, fixed_depth).to_markdown(),
+        depth_table(rows, fixed_depth).to_markdown()
     )
 }
 
 /// `profile.csv`, one row per configuration with the raw counts per run.
 pub fn csv(rows: &[ProfileRow]) -> Csv {
-    let mut csv = Csv::new(&[
-        "configuration",
-        "threads",
-        "runs",
-        "nodes",
-        "main_nodes",
-        "singular_test_nodes",
-        "singular_tests",
-        "singular_extensions",
-        "null_move_searches",
-        "null_move_cutoffs",
-        "reduced_researches",
-        "pv_researches",
-    ]);
+    let mut csv = Csv::new(
+        &[
+            "configuration",
+            "threads",
+            "runs",
+            "nodes",
+            "main_nodes",
+            "singular_test_nodes",
+            "singular_tests",
+            "singular_extensions",
+            "null_move_searches",
+            "null_move_cutoffs",
+            "reduced_researches",
+            "pv_researches",
+        ]
+        .into_iter()
+        .map(String::from)
+        .chain((0..BANDS).map(|band| format!("main_nodes_depth_{}", band_label(band))))
+        .collect::<Vec<_>>(),
+    );
     for row in rows {
         let c = &row.counts;
         let number = |v: f64| format!("{v:.1}");
-        csv.row(&[
+        let mut cells = vec![
             row.configuration.clone(),
             row.threads.to_string(),
             row.runs.to_string(),
@@ -244,7 +298,9 @@ pub fn csv(rows: &[ProfileRow]) -> Csv {
             number(c.null_move_cutoffs),
             number(c.reduced_researches),
             number(c.pv_researches),
-        ]);
+        ];
+        cells.extend(c.main_nodes_by_depth.iter().map(|&v| number(v)));
+        csv.row(&cells);
     }
     csv
 }
@@ -280,6 +336,7 @@ mod tests {
             speculative_nodes: None,
             duplicate_nodes: None,
             main_nodes,
+            main_nodes_by_depth: vec![main_nodes / 2, main_nodes / 4, main_nodes / 8, main_nodes / 8, 0],
             null_move_searches: 0,
             null_move_cutoffs: 0,
             singular_tests,
@@ -333,6 +390,20 @@ mod tests {
         let cells = cells(&row, true);
         assert_eq!(cells[3], "1.200");
         assert_eq!(cells[9], "50.0%");
+        // By depth: the first band holds half the main nodes at both counts, so it grew as they did.
+        assert_eq!(row.growth(true, |t| t.main_nodes_by_depth[0]), Some(1.25));
+        let text = depth_table(&[row], true).to_markdown();
+        assert!(text.contains("depth 1–2") && text.contains("depth 15+"), "{text}");
+        assert!(text.contains("1.250 (50.0%)"), "{text}");
+    }
+
+    #[test]
+    fn bands_of_another_engine_are_left_out() {
+        let mut other = position(100, 40, 1);
+        other.main_nodes_by_depth = vec![40];
+        let runs = [run("lazy", 1, vec![other])];
+        let refs: Vec<&Run> = runs.iter().collect();
+        assert_eq!(TreeCounts::of(&refs).main_nodes_by_depth, [0.0; BANDS]);
     }
 
     #[test]

@@ -186,6 +186,7 @@ mod tests {
             speculative_nodes: Some(0),
             duplicate_nodes: Some(0),
             main_nodes: 0,
+            main_nodes_by_depth: Vec::new(),
             null_move_searches: 0,
             null_move_cutoffs: 0,
             singular_tests: 0,
