@@ -309,55 +309,23 @@ pub fn csv(rows: &[ProfileRow]) -> Csv {
 mod tests {
     use super::*;
 
+    use crate::bench::analysis::tests::{position as bare_position, run as bare_run};
+
+    /// A searched position with its tree: `main_nodes` of `nodes` in the main search (half of them at one or
+    /// two plies left), `singular_tests` tests of which half extended, a tenth of the nodes inside them.
     fn position(nodes: u64, main_nodes: u64, singular_tests: u64) -> PositionRun {
         PositionRun {
-            index: 0,
-            fen: "8/8/8/8/8/8/8/K6k w - - 0 1".to_string(),
-            depth: 10,
-            nodes,
-            time_us: 1000,
-            best_move: "a1a2".to_string(),
-            score: "cp 0".to_string(),
-            tt_hits: 0,
-            cutoffs: 0,
-            first_move_cutoffs: 0,
-            deferred_moves: 0,
-            cutoff_check_returns: 0,
-            ancestor_returns: 0,
-            pv_ancestor_returns: 0,
-            windows_left: 0,
-            alpha_adoptions: 0,
-            window_restarts: 0,
-            root_researches: 0,
-            best_move_changes: 0,
-            splits: 0,
-            split_tasks: 0,
-            aborted_tasks: 0,
-            speculative_nodes: None,
-            duplicate_nodes: None,
             main_nodes,
             main_nodes_by_depth: vec![main_nodes / 2, main_nodes / 4, main_nodes / 8, main_nodes / 8, 0],
-            null_move_searches: 0,
-            null_move_cutoffs: 0,
             singular_tests,
             singular_extensions: singular_tests / 2,
             singular_test_nodes: nodes / 10,
-            reduced_researches: 0,
-            pv_researches: 0,
-            busy_us: 1000,
-            idle_us: 0,
-            threads: 1,
+            ..bare_position(0, nodes, 1000, "a1a2")
         }
     }
 
     fn run(algorithm: &str, threads: usize, positions: Vec<PositionRun>) -> Run {
-        Run {
-            algorithm: algorithm.to_string(),
-            threads,
-            repeat: 0,
-            machine_busy_before_percent: 0.0,
-            positions,
-        }
+        bare_run(algorithm, threads, 0, positions)
     }
 
     #[test]

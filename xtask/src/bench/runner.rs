@@ -160,44 +160,7 @@ mod tests {
     use super::*;
 
     fn position(nodes: u64) -> PositionRun {
-        PositionRun {
-            index: 0,
-            fen: "8/8/8/8/8/8/8/K6k w - - 0 1".into(),
-            depth: 4,
-            nodes,
-            time_us: 10,
-            best_move: "a1a2".into(),
-            score: "cp 0".into(),
-            tt_hits: 0,
-            cutoffs: 0,
-            first_move_cutoffs: 0,
-            deferred_moves: 0,
-            cutoff_check_returns: 0,
-            ancestor_returns: 0,
-            pv_ancestor_returns: 0,
-            windows_left: 0,
-            alpha_adoptions: 0,
-            window_restarts: 0,
-            root_researches: 0,
-            best_move_changes: 0,
-            splits: 0,
-            split_tasks: 0,
-            aborted_tasks: 0,
-            speculative_nodes: Some(0),
-            duplicate_nodes: Some(0),
-            main_nodes: 0,
-            main_nodes_by_depth: Vec::new(),
-            null_move_searches: 0,
-            null_move_cutoffs: 0,
-            singular_tests: 0,
-            singular_extensions: 0,
-            singular_test_nodes: 0,
-            reduced_researches: 0,
-            pv_researches: 0,
-            busy_us: 10,
-            idle_us: 0,
-            threads: 1,
-        }
+        crate::bench::analysis::tests::position(0, nodes, 10, "a1a2")
     }
 
     #[test]
