@@ -234,13 +234,15 @@ pub struct ThreadStats {
 /// How many bands of remaining depth [`TreeProfile`] counts main-search nodes in.
 const DEPTH_BAND_COUNT: usize = 5;
 
-/// The shape of a search tree: how often the selective parts of the node routine fire, and the nodes their
-/// verification searches take. Two searches of one position to one depth that differ in size differ here first:
-/// a two-thread tree larger than the serial one by a fifth can owe it to the singular tests (their nodes, the
-/// extensions they grant), to late-move reductions undone (a reduced null-window search that failed high is
-/// searched again at full depth), to PV re-searches (a null-window search that landed inside the window is
-/// searched again with it), or to null-move pruning that cut less often. `eldest bench --json` reports them,
-/// `cargo xtask bench` sets their rates against the serial search's (`profile.md`).
+/// The shape of a search tree: how often the selective parts of the node routine fire, the nodes their
+/// verification searches take, and the main-search nodes by remaining depth. When two searches of one position to
+/// one depth differ in size, these say whether a selective part is the cause: a two-thread tree larger than the
+/// serial one could owe it to the singular tests (their nodes, the extensions they grant), to late-move
+/// reductions undone (a reduced null-window search that failed high is searched again at full depth), to PV
+/// re-searches (a null-window search that landed inside the window is searched again with it) or to null-move
+/// pruning that cut less often, and it could have grown near the root or near the leaves. `eldest bench --json`
+/// reports them, `cargo xtask bench` sets them against the serial search's (`profile.md`; what they showed at
+/// two threads: docs/parallel-search.md, *The tree profile at two threads*).
 ///
 /// # Examples
 ///
