@@ -55,41 +55,32 @@ pub struct TreeCounts {
 impl TreeCounts {
     /// The counts of `runs`, summed over their positions with a move and divided by the runs' number.
     fn of(runs: &[&Run]) -> TreeCounts {
+        let per_run = 1.0 / runs.len().max(1) as f64;
         let mut total = TreeCounts::default();
         for position in runs.iter().flat_map(|r| &r.positions).filter(|p| p.searched()) {
-            total.add(position);
+            total.add(position, per_run);
         }
-        let count = runs.len().max(1) as f64;
-        TreeCounts {
-            nodes: total.nodes / count,
-            main_nodes: total.main_nodes / count,
-            main_nodes_by_depth: total.main_nodes_by_depth.map(|n| n / count),
-            singular_test_nodes: total.singular_test_nodes / count,
-            singular_tests: total.singular_tests / count,
-            singular_extensions: total.singular_extensions / count,
-            null_move_searches: total.null_move_searches / count,
-            null_move_cutoffs: total.null_move_cutoffs / count,
-            reduced_researches: total.reduced_researches / count,
-            pv_researches: total.pv_researches / count,
-        }
+        total
     }
 
-    fn add(&mut self, p: &PositionRun) {
-        self.nodes += p.nodes as f64;
-        self.main_nodes += p.main_nodes as f64;
+    /// Adds `p`'s counts, each times `weight`.
+    fn add(&mut self, p: &PositionRun, weight: f64) {
+        let weighted = |count: u64| count as f64 * weight;
+        self.nodes += weighted(p.nodes);
+        self.main_nodes += weighted(p.main_nodes);
         // Another number of bands is another engine's: left out rather than misread.
         if p.main_nodes_by_depth.len() == BANDS {
             for (band, &count) in self.main_nodes_by_depth.iter_mut().zip(&p.main_nodes_by_depth) {
-                *band += count as f64;
+                *band += weighted(count);
             }
         }
-        self.singular_test_nodes += p.singular_test_nodes as f64;
-        self.singular_tests += p.singular_tests as f64;
-        self.singular_extensions += p.singular_extensions as f64;
-        self.null_move_searches += p.null_move_searches as f64;
-        self.null_move_cutoffs += p.null_move_cutoffs as f64;
-        self.reduced_researches += p.reduced_researches as f64;
-        self.pv_researches += p.pv_researches as f64;
+        self.singular_test_nodes += weighted(p.singular_test_nodes);
+        self.singular_tests += weighted(p.singular_tests);
+        self.singular_extensions += weighted(p.singular_extensions);
+        self.null_move_searches += weighted(p.null_move_searches);
+        self.null_move_cutoffs += weighted(p.null_move_cutoffs);
+        self.reduced_researches += weighted(p.reduced_researches);
+        self.pv_researches += weighted(p.pv_researches);
     }
 
     /// Quiescence nodes.
