@@ -181,7 +181,7 @@ pub(crate) fn position_json(result: &BenchPosition<'_>, counted_duplicates: bool
             "{{\"index\":{},\"fen\":\"{}\",\"depth\":{},\"nodes\":{},\"time_us\":{},\"best_move\":\"{}\",",
             "\"score\":\"{}\",\"tt_hits\":{},\"cutoffs\":{},\"first_move_cutoffs\":{},\"deferred_moves\":{},",
             "\"cutoff_check_returns\":{},\"ancestor_returns\":{},\"pv_ancestor_returns\":{},\"windows_left\":{},\"alpha_adoptions\":{},\"root_researches\":{},\"best_move_changes\":{},",
-            "\"splits\":{},\"split_tasks\":{},\"aborted_tasks\":{},\"speculative_nodes\":{},\"window_restarts\":{},\"duplicate_nodes\":{},",
+            "\"splits\":{},\"split_tasks\":{},\"aborted_tasks\":{},\"speculative_nodes\":{},\"abandoned_nodes\":{},\"window_restarts\":{},\"duplicate_nodes\":{},",
             "\"main_nodes\":{},\"main_nodes_by_depth\":{:?},\"null_move_searches\":{},\"null_move_cutoffs\":{},\"singular_tests\":{},",
             "\"singular_extensions\":{},\"singular_test_nodes\":{},\"reduced_researches\":{},\"pv_researches\":{},",
             "\"busy_us\":{},\"idle_us\":{},\"threads\":{}}}"
@@ -208,6 +208,7 @@ pub(crate) fn position_json(result: &BenchPosition<'_>, counted_duplicates: bool
         stats.split_tasks,
         stats.aborted_tasks,
         stats.speculative_nodes,
+        stats.abandoned_nodes,
         stats.window_restarts,
         if counted_duplicates {
             stats.duplicate_nodes.to_string()

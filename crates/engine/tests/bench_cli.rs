@@ -113,6 +113,11 @@ fn parallel_bench_writes_one_json_object_per_position_then_the_totals() {
                 count("null_move_cutoffs") <= count("null_move_searches"),
                 "{object}"
             );
+            // Work past a cut and work left are parts of the nodes, each node counted once.
+            assert!(
+                count("speculative_nodes") + count("abandoned_nodes") <= nodes,
+                "{object}"
+            );
         }
         assert_eq!(
             sum, total,

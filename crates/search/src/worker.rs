@@ -201,10 +201,22 @@ pub struct ThreadStats {
     pub split_tasks: u64,
     /// YBWC: younger brothers skipped or abandoned because a brother failed high (or the search stopped).
     pub aborted_tasks: u64,
-    /// YBWC: nodes searched below the brothers of a split point that come after, in the move order, the
-    /// brother that cut it off — work the serial search, which stops at the cutting brother, never does. The
-    /// rest of a parallel search's node overhead is its tree differing from the serial one.
+    /// Nodes searched below brothers that come after, in the move order, the brother that cut their node off —
+    /// work the serial search, which stops at the cutting brother, never does. YBWC: the brothers of a split
+    /// point after the one that cut it. The ABDADAs: the brothers a thread searched in its first pass after a
+    /// brother it deferred, when that brother then cut the node in its second pass; and, when another thread's
+    /// stored cut answers a node (the ancestor checks), the brothers this thread searched after the cutting
+    /// move's place, the one it leaves included. Nodes are counted once, at the deepest such node (and never also
+    /// as [`abandoned_nodes`](Self::abandoned_nodes)); nodes of fewer than 3 plies left defer nothing and are
+    /// not counted.
     pub speculative_nodes: u64,
+    /// The ABDADAs' ancestor checks: nodes of the brother a thread was searching when another thread's stored
+    /// result answered the node above it, so that it left the brother unfinished, less those counted as
+    /// speculative: a brother the serial search searches too (a fail-low or exact answer needs every brother, a
+    /// cut those up to the cutting move), left because the other thread finished the node first. What of it the
+    /// other thread used (the subtrees it found stored) is not known, so it is not a loss. Counted once, at the
+    /// node left.
+    pub abandoned_nodes: u64,
     /// `WindowUpdates`: YBWC's split-point brothers stopped and searched again because another brother raised
     /// the split point's alpha; the ABDADAs' younger brothers of PV nodes stopped and searched again because
     /// another thread raised the node's alpha.
@@ -370,6 +382,7 @@ impl ThreadStats {
         self.split_tasks += other.split_tasks;
         self.aborted_tasks += other.aborted_tasks;
         self.speculative_nodes += other.speculative_nodes;
+        self.abandoned_nodes += other.abandoned_nodes;
         self.window_restarts += other.window_restarts;
         self.duplicate_nodes += other.duplicate_nodes;
         self.split_wait_ns += other.split_wait_ns;
@@ -396,6 +409,21 @@ impl ThreadStats {
     /// ```
     pub fn busy_ns(&self) -> u64 {
         self.search_ns.saturating_sub(self.split_wait_ns) + self.task_busy_ns
+    }
+
+    /// Nodes not yet counted as speculative or abandoned: what a subtree's nodes are measured in, so that a node
+    /// below two brothers past a cut is counted past one cut only.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use eldest_search::ThreadStats;
+    ///
+    /// let stats = ThreadStats { nodes: 1000, speculative_nodes: 40, abandoned_nodes: 10, ..ThreadStats::default() };
+    /// assert_eq!(stats.unclaimed_nodes(), 950);
+    /// ```
+    pub fn unclaimed_nodes(&self) -> u64 {
+        self.nodes - self.speculative_nodes - self.abandoned_nodes
     }
 }
 
@@ -480,6 +508,9 @@ pub(crate) struct MoveInLoop {
     pub(crate) moves_searched: usize,
     /// Quiet moves tried before it.
     pub(crate) quiets_tried: usize,
+    /// Moves searched or deferred before it (whatever `BrothersKeepPlaces`): its place in the serial order, by
+    /// which a cutoff tells the brothers searched past it.
+    pub(crate) place: usize,
 }
 
 /// What became of a move.
@@ -634,6 +665,19 @@ struct PathNode {
     /// (`SharedAlpha`'s rule), so it restarts nothing — most often the node's own result of an earlier window,
     /// by its table move, which its search of the move did not reach again.
     searched_moves: u64,
+}
+
+/// Nodes of depth below this neither defer a brother nor are left by an ancestor check: they keep no list of
+/// their brothers' nodes for [`ThreadStats::speculative_nodes`].
+const BROTHER_COUNT_MIN_DEPTH: i32 = 3;
+
+/// The nodes of the brothers searched at places after `place` (each brother's move, place and nodes).
+fn nodes_after(searched: &[(Move, usize, u64)], place: usize) -> u64 {
+    searched
+        .iter()
+        .filter(|&&(_, searched_place, _)| searched_place > place)
+        .map(|&(_, _, nodes)| nodes)
+        .sum()
 }
 
 /// A move's bit in [`PathNode::searched_moves`]: several moves share one, so a set bit may be another move's and
@@ -1154,6 +1198,11 @@ impl<H: SearchHooks> SearchContext<'_, '_, H> {
         // of split-point data then waited on this thread's allocator lock (thousands of futex sleeps a second).
         let mut quiets_tried: SmallVec<[Move; QUIETS_ON_STACK]> = SmallVec::new();
         let mut deferred: Vec<MoveInLoop> = Vec::new();
+        // The brothers this thread searched here, with their places and nodes: when a brother cuts the node after
+        // brothers of later places were searched (a deferred one, in the second pass), or another thread's result
+        // cuts it, those were speculative (`speculative_nodes`). Shallower nodes defer nothing and are not left.
+        let counts_brothers = depth >= BROTHER_COUNT_MIN_DEPTH;
+        let mut searched_brothers: SmallVec<[(Move, usize, u64); 8]> = SmallVec::new();
         // `BrothersKeepPlaces`: the deferred moves (and the quiet ones among them) the later brothers' places
         // count, as the serial loop would have searched them by then.
         let (mut places_deferred, mut quiets_deferred) = (0usize, 0usize);
@@ -1211,6 +1260,7 @@ impl<H: SearchHooks> SearchContext<'_, '_, H> {
                             is_deferred: false,
                             moves_searched: moves_searched + brothers.len(),
                             quiets_tried: quiets,
+                            place: moves_searched + brothers.len(),
                         });
                         quiets += usize::from(!mv.is_noisy());
                     }
@@ -1261,6 +1311,7 @@ impl<H: SearchHooks> SearchContext<'_, '_, H> {
                 is_deferred: false,
                 moves_searched: moves_searched + places_deferred,
                 quiets_tried: quiets_tried.len() + quiets_deferred,
+                place: moves_searched + deferred.len(),
             };
             let next = if let Some(this) = restarted.take() {
                 Some(this)
@@ -1304,6 +1355,7 @@ impl<H: SearchHooks> SearchContext<'_, '_, H> {
                 path.searched_against = alpha;
             }
             let nodes_before = self.worker.stats.nodes;
+            let unclaimed_before = self.worker.stats.unclaimed_nodes();
             let outcome = self.search_move::<PV>(&node, this, alpha, best_score);
             if root {
                 self.worker
@@ -1326,12 +1378,19 @@ impl<H: SearchHooks> SearchContext<'_, '_, H> {
                 }
                 MoveOutcome::Searched(score) => score,
             };
+            let subtree = self.worker.stats.unclaimed_nodes() - unclaimed_before;
             if self.worker.stopped {
                 if restarts_brothers && self.restarts_here(ply) {
                     restarted = Some(this);
                     continue;
                 }
+                if let Some(answer) = self.answered_here(ply) {
+                    self.count_left_brother(&node, this, subtree, answer, &searched_brothers, &deferred);
+                }
                 return self.unwound(ply);
+            }
+            if counts_brothers {
+                searched_brothers.push((mv, this.place, subtree));
             }
             let eldest = moves_searched == 0;
             moves_searched += 1;
@@ -1358,6 +1417,7 @@ impl<H: SearchHooks> SearchContext<'_, '_, H> {
                         if eldest {
                             self.worker.stats.first_move_cutoffs += 1;
                         }
+                        self.worker.stats.speculative_nodes += nodes_after(&searched_brothers, this.place);
                         if quiet {
                             self.reward_quiet(us, mv, &quiets_tried, depth, ply);
                         }
@@ -1553,6 +1613,62 @@ impl<H: SearchHooks> SearchContext<'_, '_, H> {
         true
     }
 
+    /// The stored score, when the search came back stopped into the node at `ply` because an ancestor check
+    /// found another thread's stored result answering this node, which then returns it ([`Self::unwound`]).
+    fn answered_here(&self, ply: usize) -> Option<i32> {
+        match self.worker.unwind_to {
+            Some((target, Unwind::Return(score)))
+                if target == ply
+                    && self.worker.excluded[ply].is_none()
+                    && !self.worker.abandoned
+                    && !self.shared.abort.load(Ordering::Relaxed) =>
+            {
+                Some(score)
+            }
+            _ => None,
+        }
+    }
+
+    /// Counts the nodes of `this`, the brother left unfinished because another thread's stored result (`answer`)
+    /// answered `node`: when the answer is a cut by a move this thread had reached, the brothers this thread
+    /// searched after that move's place, this one included, are speculative; otherwise this brother is one the
+    /// serial search searches too, left because the other thread finished the node first (`abandoned_nodes`).
+    fn count_left_brother(
+        &mut self,
+        node: &NodeFacts<'_>,
+        this: MoveInLoop,
+        subtree: u64,
+        answer: i32,
+        searched: &[(Move, usize, u64)],
+        deferred: &[MoveInLoop],
+    ) {
+        let cut_place = (answer >= node.beta)
+            .then(|| self.shared.tt.probe(node.key))
+            .flatten()
+            .and_then(|entry| entry.best_move().and_then(Move::from_bits))
+            .filter(|&cutting| cutting != this.mv)
+            .and_then(|cutting| {
+                searched
+                    .iter()
+                    .map(|&(mv, place, _)| (mv, place))
+                    .chain(deferred.iter().map(|d| (d.mv, d.place)))
+                    .find(|&(mv, _)| mv == cutting)
+                    .map(|(_, place)| place)
+            });
+        let stats = &mut self.worker.stats;
+        match cut_place {
+            Some(place) => {
+                stats.speculative_nodes += nodes_after(searched, place);
+                if this.place > place {
+                    stats.speculative_nodes += subtree;
+                } else {
+                    stats.abandoned_nodes += subtree;
+                }
+            }
+            None => stats.abandoned_nodes += subtree,
+        }
+    }
+
     /// What the node at `ply` returns when a child came back with the search stopped: the stored score if this
     /// is the node an ancestor check unwinds to (and nothing else stopped the search), which then goes on;
     /// otherwise 0, and the stop goes on up.
@@ -1610,6 +1726,7 @@ impl<H: SearchHooks> SearchContext<'_, '_, H> {
             is_deferred,
             moves_searched,
             quiets_tried,
+            place: _,
         } = this;
         let params = self.shared.params;
         let quiet = !mv.is_noisy();
@@ -2249,6 +2366,65 @@ mod hook_rules {
         assert!(asked_places(&events).iter().all(|places| places[0] == 1));
     }
 
+    /// Plays "another thread" that searches the brother a node would search second and finds it cuts: at each
+    /// non-PV node of depth 5 or more (once per node), the brother of place 1 is deferred and a result stored
+    /// for its child that makes it fail high, so that the node's second pass cuts with it after the first pass
+    /// searched the brothers after it.
+    struct CuttingDeferrals<'a> {
+        tt: &'a TranspositionTable,
+        deferred_at: Mutex<std::collections::HashSet<u64>>,
+    }
+
+    impl SearchHooks for CuttingDeferrals<'_> {
+        type NodeGuard<'g>
+            = ()
+        where
+            Self: 'g;
+
+        fn enter_node(&self, _key: u64, _depth: i32) {}
+
+        fn defer_move(&self, context: &MoveContext) -> bool {
+            let non_pv = context.beta == context.alpha + 1;
+            let first_time_here = || self.deferred_at.lock().unwrap().insert(context.key);
+            let defers = non_pv && context.ply >= 1 && context.depth >= 5 && context.place == 1;
+            if !(defers && first_time_here()) {
+                return false;
+            }
+            // The child fails low against the window it is searched with, so the move fails high.
+            let record = Record {
+                best_move: 0,
+                score: -context.beta - 50,
+                static_eval: None,
+                depth: context.depth + 2,
+                bound: Bound::UPPER,
+            };
+            self.tt.store(context.child_key, context.ply + 1, record);
+            true
+        }
+    }
+
+    #[test]
+    fn brothers_searched_past_a_deferred_brother_that_cuts_are_speculative() {
+        let tt = TranspositionTable::new(16).unwrap();
+        let hooks = CuttingDeferrals {
+            tt: &tt,
+            deferred_at: Mutex::new(std::collections::HashSet::new()),
+        };
+        let (_, stats, _) = search_with(FEN, 9, &tt, &hooks, TestKnobs::default());
+        assert!(stats.deferred_moves > 10, "{} deferred", stats.deferred_moves);
+        assert!(
+            stats.speculative_nodes > 0 && stats.speculative_nodes < stats.nodes,
+            "{} speculative of {} nodes",
+            stats.speculative_nodes,
+            stats.nodes
+        );
+        assert_eq!(stats.abandoned_nodes, 0, "no ancestor checks, nothing left");
+        // Without deferrals the brothers are searched in their order: nothing after a cut.
+        let tt = TranspositionTable::new(16).unwrap();
+        let (_, serial, _) = search_with(FEN, 9, &tt, &crate::hooks::Serial, TestKnobs::default());
+        assert_eq!((serial.speculative_nodes, serial.abandoned_nodes), (0, 0));
+    }
+
     /// Plays "another thread": the first time a child of the root of depth 8 or more, non-PV (or PV with `pv`),
     /// asks about a younger brother, stores a result for that node that ends it (as if another thread had just
     /// finished it): a lower bound above beta, or in a PV node an exact score inside its window, once. A child of
@@ -2346,6 +2522,21 @@ mod hook_rules {
             "without the checks the node is searched to the end"
         );
         assert_eq!(checked.pv_ancestor_returns, 0, "a non-PV node was left");
+        // The brother being searched when the planted result was found is counted: left, or speculative when it
+        // comes after the move the planted cut names (the table keeps the node's earlier move, its eldest son).
+        let counted = checked.abandoned_nodes + checked.speculative_nodes;
+        assert!(
+            counted > 0 && counted < checked.nodes,
+            "{} left, {} speculative of {} nodes",
+            checked.abandoned_nodes,
+            checked.speculative_nodes,
+            checked.nodes
+        );
+        assert_eq!(
+            (unchecked.abandoned_nodes, unchecked.speculative_nodes),
+            (0, 0),
+            "nothing left without the checks, nothing deferred"
+        );
         // ... and the node, answered by the planted result when it ends, is counted as searched twice (its own
         // nodes: those of its sons that reached their ends are the sons').
         assert!(

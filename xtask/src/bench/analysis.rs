@@ -407,6 +407,7 @@ pub(super) mod tests {
             split_tasks: 0,
             aborted_tasks: 0,
             speculative_nodes: Some(0),
+            abandoned_nodes: Some(0),
             duplicate_nodes: Some(0),
             main_nodes: 0,
             main_nodes_by_depth: Vec::new(),

@@ -66,9 +66,14 @@ pub struct PositionRun {
     pub split_tasks: u64,
     /// YBWC brothers skipped or abandoned after a cutoff.
     pub aborted_tasks: u64,
-    /// YBWC: nodes below the brothers after the one that cut a split point (absent from older files).
+    /// Nodes below the brothers searched after the one that cut their node: YBWC's split points, the ABDADAs'
+    /// deferred brothers (absent from older files).
     #[serde(default)]
     pub speculative_nodes: Option<u64>,
+    /// The ABDADAs: nodes of brothers left unfinished when another thread's stored result answered their node
+    /// (absent from older files).
+    #[serde(default)]
+    pub abandoned_nodes: Option<u64>,
     /// Nodes below nodes another thread's stored result answered by the time they were finished (absent from
     /// older files).
     #[serde(default)]

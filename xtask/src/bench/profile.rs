@@ -50,6 +50,10 @@ pub struct TreeCounts {
     pub reduced_researches: f64,
     /// Null-window searches of PV nodes searched again with the window.
     pub pv_researches: f64,
+    /// Nodes below brothers searched past the one that cut their node (engines that did not count it: 0).
+    pub speculative_nodes: f64,
+    /// Nodes of brothers left when another thread's stored result answered their node.
+    pub abandoned_nodes: f64,
 }
 
 impl TreeCounts {
@@ -81,6 +85,8 @@ impl TreeCounts {
         self.null_move_cutoffs += weighted(p.null_move_cutoffs);
         self.reduced_researches += weighted(p.reduced_researches);
         self.pv_researches += weighted(p.pv_researches);
+        self.speculative_nodes += weighted(p.speculative_nodes.unwrap_or(0));
+        self.abandoned_nodes += weighted(p.abandoned_nodes.unwrap_or(0));
     }
 
     /// Quiescence nodes.
@@ -162,7 +168,7 @@ pub fn rows(report: &BenchReport) -> Vec<ProfileRow> {
     rows
 }
 
-const HEADER: [&str; 14] = [
+const HEADER: [&str; 16] = [
     "configuration",
     "threads",
     "runs",
@@ -177,6 +183,8 @@ const HEADER: [&str; 14] = [
     "null cuts",
     "LMR re-searches ‰",
     "PV re-searches ‰",
+    "past a cut",
+    "left",
 ];
 
 fn cells(row: &ProfileRow, fixed_depth: bool) -> Vec<String> {
@@ -199,6 +207,8 @@ fn cells(row: &ProfileRow, fixed_depth: bool) -> Vec<String> {
         share(ratio(c.null_move_cutoffs, c.null_move_searches)),
         rate(c.per_mille(c.reduced_researches)),
         rate(c.per_mille(c.pv_researches)),
+        share(ratio(c.speculative_nodes, c.nodes)),
+        share(ratio(c.abandoned_nodes, c.nodes)),
     ]
 }
 
@@ -243,7 +253,11 @@ pub fn markdown(rows: &[ProfileRow], fixed_depth: bool) -> String {
          and the nodes inside singular-extension tests. `singular-test share`: of the configuration's nodes. \
          `‰`: per thousand main-search nodes. `extended`: tests that extended the table move; `null cuts`: \
          null-move searches that cut; `LMR re-searches`: reduced searches that failed high and were searched at \
-         full depth; `PV re-searches`: null-window searches in PV nodes searched again with the window.\n\n{}\n\
+         full depth; `PV re-searches`: null-window searches in PV nodes searched again with the window; \
+         `past a cut`: the nodes below brothers searched after the brother that cut their node (YBWC's split \
+         points, the ABDADAs' deferred brothers), work the serial search never does; `left`: the nodes of \
+         brothers the ABDADAs' threads left unfinished when another thread's stored result answered their node \
+         (both of the configuration's nodes).\n\n{}\n\
          Main-search nodes by remaining depth: each band's nodes against the 1-thread search's (fixed depth only) \
          and, in brackets, the band's share of the configuration's main-search nodes.\n\n{}",
         table(rows, fixed_depth).to_markdown(),
@@ -267,6 +281,8 @@ pub fn csv(rows: &[ProfileRow]) -> Csv {
             "null_move_cutoffs",
             "reduced_researches",
             "pv_researches",
+            "speculative_nodes",
+            "abandoned_nodes",
         ]
         .into_iter()
         .map(String::from)
@@ -289,6 +305,8 @@ pub fn csv(rows: &[ProfileRow]) -> Csv {
             number(c.null_move_cutoffs),
             number(c.reduced_researches),
             number(c.pv_researches),
+            number(c.speculative_nodes),
+            number(c.abandoned_nodes),
         ];
         cells.extend(c.main_nodes_by_depth.iter().map(|&v| number(v)));
         csv.row(&cells);
@@ -354,6 +372,31 @@ mod tests {
         let text = depth_table(&[row], true).to_markdown();
         assert!(text.contains("depth 1–2") && text.contains("depth 15+"), "{text}");
         assert!(text.contains("1.250 (50.0%)"), "{text}");
+    }
+
+    #[test]
+    fn work_past_a_cut_and_left_are_shares_of_the_nodes() {
+        let mut two = position(1000, 400, 4);
+        two.speculative_nodes = Some(50);
+        two.abandoned_nodes = Some(200);
+        // Older reports: no counts, read as none.
+        let mut older = position(1000, 400, 4);
+        older.speculative_nodes = None;
+        older.abandoned_nodes = None;
+        let runs = [
+            run("abdada", 1, vec![position(1000, 400, 4)]),
+            run("abdada", 2, vec![two, older]),
+        ];
+        let refs: Vec<&Run> = runs.iter().collect();
+        let row = ProfileRow {
+            configuration: "abdada".to_string(),
+            threads: 2,
+            runs: 1,
+            counts: TreeCounts::of(&refs[1..]),
+            baseline: TreeCounts::of(&refs[..1]),
+        };
+        let cells = cells(&row, true);
+        assert_eq!(&cells[HEADER.len() - 2..], ["2.5%", "10.0%"]);
     }
 
     #[test]

@@ -562,10 +562,7 @@ impl<H: SearchHooks> SplitJob<'_, '_, H> {
             };
             let stopped = worker.stopped;
             totals.add(&worker.stats);
-            point.brother_nodes[index].store(
-                worker.stats.nodes - worker.stats.speculative_nodes,
-                Ordering::Relaxed,
-            );
+            point.brother_nodes[index].store(worker.stats.unclaimed_nodes(), Ordering::Relaxed);
             if node.root {
                 lock(&point.root_move_nodes).push((this.mv, worker.stats.nodes));
             }
