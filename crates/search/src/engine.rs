@@ -561,6 +561,10 @@ impl Engine {
                 }
             }
         }
+        if algorithm == ParallelAlgorithm::Abdada && settings.abdada_nproc_marks {
+            // A way per thread: every thread may be in nodes of one row at once.
+            self.prepare_currently_searching(settings.cs_rows, settings.cs_ways.max(threads));
+        }
         if algorithm == ParallelAlgorithm::Abdada
             && settings.abdada_nproc_table
             && self.node_counters.lines() != NodeCounters::lines_for(threads)
@@ -671,6 +675,7 @@ impl Engine {
                 let hooks = AbdadaHooks {
                     tt: &self.tt,
                     counters: settings.abdada_nproc_table.then_some(&self.node_counters),
+                    marks: settings.abdada_nproc_marks.then_some(&self.currently_searching),
                     min_depth: settings.abdada_min_depth,
                     cutoff_checks: settings.cutoff_checks,
                     enter_before_pruning: settings.abdada_enter_before_pruning,

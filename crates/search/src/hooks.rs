@@ -91,7 +91,7 @@ pub trait SearchHooks: Sync {
     ///
     /// let tt = TranspositionTable::new(1).unwrap();
     /// let hooks = AbdadaHooks {
-    ///     tt: &tt, counters: None, min_depth: 2, cutoff_checks: false, enter_before_pruning: true,
+    ///     tt: &tt, counters: None, marks: None, min_depth: 2, cutoff_checks: false, enter_before_pruning: true,
     ///     ancestor_checks: true, remote: None,
     /// };
     /// let inside = hooks.enter_node(7, 5);
@@ -119,7 +119,7 @@ pub trait SearchHooks: Sync {
     /// let context = MoveContext { key, mv, child_key, depth: 6, alpha: 0, beta: 1, ply: 0, place: 1 };
     /// let tt = TranspositionTable::new(1).unwrap();
     /// let hooks = AbdadaHooks {
-    ///     tt: &tt, counters: None, min_depth: 2, cutoff_checks: false, enter_before_pruning: true,
+    ///     tt: &tt, counters: None, marks: None, min_depth: 2, cutoff_checks: false, enter_before_pruning: true,
     ///     ancestor_checks: true, remote: None,
     /// };
     /// assert!(!hooks.defer_move(&context));
@@ -225,7 +225,7 @@ pub trait SearchHooks: Sync {
     ///
     /// let tt = TranspositionTable::new(1).unwrap();
     /// let hooks = AbdadaHooks {
-    ///     tt: &tt, counters: None, min_depth: 2, cutoff_checks: false, enter_before_pruning: true,
+    ///     tt: &tt, counters: None, marks: None, min_depth: 2, cutoff_checks: false, enter_before_pruning: true,
     ///     ancestor_checks: true, remote: None,
     /// };
     /// assert!(hooks.enters_before_pruning());
@@ -271,7 +271,7 @@ pub trait SearchHooks: Sync {
     ///
     /// let tt = TranspositionTable::new(1).unwrap();
     /// let hooks = AbdadaHooks {
-    ///     tt: &tt, counters: None, min_depth: 2, cutoff_checks: false, enter_before_pruning: true,
+    ///     tt: &tt, counters: None, marks: None, min_depth: 2, cutoff_checks: false, enter_before_pruning: true,
     ///     ancestor_checks: true, remote: None,
     /// };
     /// assert!(hooks.ancestor_checks());

@@ -260,6 +260,11 @@ fn weills_counts_apart_from_the_entries_find_mates_defer_and_leave_no_count_behi
 }
 
 #[test]
+fn weills_nodes_marked_instead_of_counted_find_mates_defer_and_leave_no_mark_behind() {
+    assert_weill_with_knob_finds_mates_defers_and_leaves_no_count_behind("NprocMarks", "true", &[2, 4], 2);
+}
+
+#[test]
 fn the_second_copy_of_a_node_two_threads_searched_is_counted_and_one_thread_counts_none() {
     let fen = "r1bq1rk1/ppp1nppp/4n3/3p3Q/3P4/1BP1B3/PP1N2PP/R4RK1 w - - 1 16";
     for (algorithm, threads) in [

@@ -658,6 +658,7 @@ mod tests {
                 "option name AbdadaMinDepth type spin default 3 min 1 max 64",
                 "option name EnterBeforePruning type check default false",
                 "option name NprocTable type check default false",
+                "option name NprocMarks type check default false",
                 "option name DeferDepth type spin default 3 min 1 max 64",
                 "option name CsTableRows type spin default 32768 min 1 max 4194304",
                 "option name CsWays type spin default 4 min 1 max 64",

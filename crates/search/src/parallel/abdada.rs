@@ -10,6 +10,10 @@
 //! checks), where Weill's thread would search it to the end. `NprocTable` (off by default: measured no faster)
 //! keeps the counts in a small table of their own ([`eldest_tt::NodeCounters`]) instead of the entries, and
 //! reads a younger brother's entry only when another thread is counted in it — the same deferrals.
+//! `NprocMarks` (off by default) goes further from the text: no count at all, but a mark of the node in a
+//! table like Kerrigan's `currently_searching` ([`CurrentlySearching`], keyed by the node), written and cleared
+//! with plain stores instead of a compare-and-swap at every enter and leave; a leave may clear a mark another
+//! thread still needs, which loses a deferral, never a result.
 //!
 //! # Examples
 //!
@@ -32,6 +36,7 @@
 
 use crate::exchange::EntryExchange;
 use crate::hooks::{MoveContext, SearchHooks};
+use crate::parallel::simplified_abdada::CurrentlySearching;
 use eldest_tt::{ExclusiveProbe, NodeCounters, NodeGuard, ProbeOutcome, TranspositionTable};
 
 /// Weill's ABDADA as hooks.
@@ -43,6 +48,7 @@ use eldest_tt::{ExclusiveProbe, NodeCounters, NodeGuard, ProbeOutcome, Transposi
 /// let hooks = AbdadaHooks {
 ///     tt: &tt,
 ///     counters: None,
+///     marks: None,
 ///     min_depth: 2,
 ///     cutoff_checks: false,
 ///     enter_before_pruning: false,
@@ -62,6 +68,12 @@ use eldest_tt::{ExclusiveProbe, NodeCounters, NodeGuard, ProbeOutcome, Transposi
 /// let apart = AbdadaHooks { counters: Some(&counters), ..hooks };
 /// let _inside = apart.enter_node(42, 5);
 /// assert!(counters.busy(42) && !tt.busy(42));
+///
+/// // `NprocMarks`: the node marked, not counted, in a table like Kerrigan's.
+/// let marks = eldest_search::CurrentlySearching::new(64, 2);
+/// let marking = AbdadaHooks { counters: None, marks: Some(&marks), ..hooks };
+/// let _in = marking.enter_node(44, 5);
+/// assert!(marks.contains(44) && !tt.busy(44));
 /// ```
 #[derive(Debug, Clone, Copy)]
 pub struct AbdadaHooks<'a> {
@@ -70,6 +82,9 @@ pub struct AbdadaHooks<'a> {
     /// `NprocTable`: the `nproc` counters kept apart from the entries (`None`: in the entries, as Weill keeps
     /// them).
     pub counters: Option<&'a NodeCounters>,
+    /// `NprocMarks`: the nodes threads are in marked in a table like Kerrigan's instead of counted (`None`:
+    /// counted, in the entries or in `counters`).
+    pub marks: Option<&'a CurrentlySearching>,
     /// `AbdadaMinDepth`: nodes of less remaining depth are neither entered nor asked about.
     pub min_depth: i32,
     /// `CutoffChecks`: Kerrigan's re-probe of a node with deferred moves.
@@ -93,7 +108,7 @@ pub struct AbdadaHooks<'a> {
 /// use eldest_tt::TranspositionTable;
 /// let tt = TranspositionTable::new(1).unwrap();
 /// let hooks = AbdadaHooks {
-///     tt: &tt, counters: None, min_depth: 3, cutoff_checks: false, enter_before_pruning: false,
+///     tt: &tt, counters: None, marks: None, min_depth: 3, cutoff_checks: false, enter_before_pruning: false,
 ///     ancestor_checks: false, remote: None,
 /// };
 /// let inside = hooks.enter_node(9, 6);
@@ -105,12 +120,17 @@ pub struct AbdadaHooks<'a> {
 pub struct AbdadaGuard<'g> {
     /// The node's `nproc` count in this process's table (none below `AbdadaMinDepth`).
     _counted: Option<NodeGuard<'g>>,
+    /// `NprocMarks`: the table and the node this thread marked, cleared when it leaves.
+    marked: Option<(&'g CurrentlySearching, u64)>,
     /// The exchange told of the node, with the node's key and depth.
     announced: Option<(&'g dyn EntryExchange, u64, i32)>,
 }
 
 impl Drop for AbdadaGuard<'_> {
     fn drop(&mut self) {
+        if let Some((marks, key)) = self.marked {
+            marks.finished(key);
+        }
         if let Some((remote, key, depth)) = self.announced {
             remote.finish_busy(key, depth);
         }
@@ -140,6 +160,16 @@ impl SearchHooks for AbdadaHooks<'_> {
             self.remote
                 .is_some_and(|remote| remote.busy_elsewhere(key, depth))
         };
+        if let Some(marks) = self.marks {
+            // As with the counts apart: the entry is read only for a marked child.
+            let here = marks.contains(key);
+            return (here || self.remote.is_some())
+                && !matches!(
+                    self.tt.probe_node(key, depth, alpha, beta, ply),
+                    ProbeOutcome::Cutoff(_)
+                )
+                && (here || elsewhere());
+        }
         match self.counters {
             // A stored result that answers the child is not deferred (retrieveAsk cuts before it looks at nproc):
             // it is used whoever is searching the child elsewhere.
@@ -168,11 +198,17 @@ impl SearchHooks for AbdadaHooks<'_> {
             remote.offer_busy(key, depth);
             (remote, key, depth)
         });
+        let enters = depth >= self.min_depth;
+        let marked = self.marks.filter(|_| enters).map(|marks| {
+            marks.starting(key);
+            (marks, key)
+        });
         AbdadaGuard {
-            _counted: (depth >= self.min_depth).then(|| match self.counters {
+            _counted: (enters && marked.is_none()).then(|| match self.counters {
                 Some(counters) => counters.enter_guard(key),
                 None => self.tt.enter_guard(key, depth),
             }),
+            marked,
             announced,
         }
     }
@@ -203,6 +239,7 @@ mod tests {
         AbdadaHooks {
             tt,
             counters,
+            marks: None,
             min_depth: 3,
             cutoff_checks: false,
             enter_before_pruning: false,
@@ -271,5 +308,39 @@ mod tests {
             drop(other_thread);
             assert_eq!((tt.nproc_total(), counters.total()), (0, 0));
         }
+    }
+
+    /// `NprocMarks`: the same deferrals from marks instead of counts, nothing counted, nothing left behind.
+    #[test]
+    fn marks_defer_the_brothers_counts_defer() {
+        let tt = TranspositionTable::with_buckets(1024).unwrap();
+        let marks = CurrentlySearching::new(64, 2);
+        let hooks = AbdadaHooks {
+            marks: Some(&marks),
+            ..hooks(&tt, None)
+        };
+        let context = brother(6);
+        assert!(!hooks.defer_move(&context), "nobody inside");
+        let other_thread = hooks.enter_node(context.child_key, 5);
+        assert!(marks.contains(context.child_key) && !tt.busy(context.child_key));
+        assert!(hooks.defer_move(&context), "another thread inside");
+        assert!(!hooks.defer_move(&brother(3)), "below AbdadaMinDepth");
+        let too_shallow = hooks.enter_node(42, 2);
+        assert!(!marks.contains(42), "below AbdadaMinDepth nobody marks");
+        drop(too_shallow);
+        let record = Record {
+            best_move: 0,
+            score: 80,
+            static_eval: None,
+            depth: 5,
+            bound: Bound::LOWER,
+        };
+        tt.store(context.child_key, 1, record);
+        assert!(
+            !hooks.defer_move(&context),
+            "the stored result answers the brother"
+        );
+        drop(other_thread);
+        assert_eq!((marks.occupied(), tt.nproc_total()), (0, 0));
     }
 }

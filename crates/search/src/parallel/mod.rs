@@ -406,6 +406,13 @@ pub struct ParallelSettings {
     /// in it; when false they are kept in the entries, as Weill keeps them, and every younger brother's
     /// exclusive probe reads its entry before the move is made.
     pub abdada_nproc_table: bool,
+    /// Classic ABDADA: instead of counting the threads in a node (`nproc`, a compare-and-swap at each enter and
+    /// leave), each thread marks the node it enters in a table like Kerrigan's `currently_searching`, keyed by
+    /// the node, with plain stores, and clears the mark when it leaves; a younger brother is deferred when its
+    /// node is marked and its entry does not answer it. A set, not a count: a thread leaving a node another
+    /// thread is still in may clear the mark, and the other's next brothers there are then not deferred (a
+    /// missed deferral, never a wrong result, as Kerrigan's note 3 accepts).
+    pub abdada_nproc_marks: bool,
     /// Both ABDADAs: Kerrigan's cutoff checks — from depth 4, in a node that has deferred moves, re-probe the
     /// node's own table entry before each move and return on a cutoff another thread stored.
     pub cutoff_checks: bool,
@@ -496,6 +503,7 @@ impl Default for ParallelSettings {
             abdada_min_depth: 3,
             abdada_enter_before_pruning: false,
             abdada_nproc_table: false,
+            abdada_nproc_marks: false,
             cutoff_checks: false,
             ancestor_checks: true,
             skip_completed_iterations: true,
@@ -868,6 +876,15 @@ pub static KNOBS: &[Knob] = &[
         help: "ABDADA: keep nproc in a small table of its own, away from the entries the other threads probe (Weill: in the entries, false)",
         get: |s| KnobValue::Bool(s.abdada_nproc_table),
         set: |s, v| s.abdada_nproc_table = boolean(v),
+    },
+    Knob {
+        name: "NprocMarks",
+        flag: "nproc-marks",
+        algorithms: &[ParallelAlgorithm::Abdada],
+        kind: KnobKind::Check,
+        help: "ABDADA: mark the nodes threads are in with plain stores in a table like Kerrigan's currently_searching instead of counting them with compare-and-swap (Weill: counts, false)",
+        get: |s| KnobValue::Bool(s.abdada_nproc_marks),
+        set: |s, v| s.abdada_nproc_marks = boolean(v),
     },
     Knob {
         name: "DeferDepth",
