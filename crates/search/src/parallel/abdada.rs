@@ -266,6 +266,19 @@ mod tests {
         }
     }
 
+    /// Stores the result of [`brother`]'s child: a lower bound of 80 at depth 5 answers its window (the parent's,
+    /// negated: (-50, 50) again), so the brother is searched at once whoever is inside.
+    fn store_an_answer(tt: &TranspositionTable, child_key: u64) {
+        let record = Record {
+            best_move: 0,
+            score: 80,
+            static_eval: None,
+            depth: 5,
+            bound: Bound::LOWER,
+        };
+        tt.store(child_key, 1, record);
+    }
+
     /// Weill's rules, whichever home the counts have: a brother another thread is in is deferred, unless its
     /// stored result answers it; a brother nobody is in, or below the depth threshold, is searched.
     #[test]
@@ -291,16 +304,7 @@ mod tests {
                 !hooks.defer_move(&brother(3)),
                 "below AbdadaMinDepth (apart: {apart})"
             );
-            // The child's result, stored: a lower bound of 80 at depth 5 answers its window (the parent's,
-            // negated: (-50, 50) again), so it is searched at once whoever is inside.
-            let record = Record {
-                best_move: 0,
-                score: 80,
-                static_eval: None,
-                depth: 5,
-                bound: Bound::LOWER,
-            };
-            tt.store(context.child_key, 1, record);
+            store_an_answer(&tt, context.child_key);
             assert!(
                 !hooks.defer_move(&context),
                 "the stored result answers the brother (apart: {apart})"
@@ -328,14 +332,7 @@ mod tests {
         let too_shallow = hooks.enter_node(42, 2);
         assert!(!marks.contains(42), "below AbdadaMinDepth nobody marks");
         drop(too_shallow);
-        let record = Record {
-            best_move: 0,
-            score: 80,
-            static_eval: None,
-            depth: 5,
-            bound: Bound::LOWER,
-        };
-        tt.store(context.child_key, 1, record);
+        store_an_answer(&tt, context.child_key);
         assert!(
             !hooks.defer_move(&context),
             "the stored result answers the brother"
