@@ -1200,8 +1200,10 @@ impl<H: SearchHooks> SearchContext<'_, '_, H> {
         let mut deferred: Vec<MoveInLoop> = Vec::new();
         // The brothers this thread searched here, with their places and nodes: when a brother cuts the node after
         // brothers of later places were searched (a deferred one, in the second pass), or another thread's result
-        // cuts it, those were speculative (`speculative_nodes`). Shallower nodes defer nothing and are not left.
-        let counts_brothers = depth >= BROTHER_COUNT_MIN_DEPTH;
+        // cuts it, those were speculative (`speculative_nodes`). Shallower nodes defer nothing and are not left;
+        // brothers are listed only once one was deferred (those before it come before any cut in the second
+        // pass) or where ancestor checks may leave the node, so the serial search lists none.
+        let may_be_left = depth >= BROTHER_COUNT_MIN_DEPTH && ancestor_checks;
         let mut searched_brothers: SmallVec<[(Move, usize, u64); 8]> = SmallVec::new();
         // `BrothersKeepPlaces`: the deferred moves (and the quiet ones among them) the later brothers' places
         // count, as the serial loop would have searched them by then.
@@ -1389,7 +1391,7 @@ impl<H: SearchHooks> SearchContext<'_, '_, H> {
                 }
                 return self.unwound(ply);
             }
-            if counts_brothers {
+            if may_be_left || depth >= BROTHER_COUNT_MIN_DEPTH && !deferred.is_empty() {
                 searched_brothers.push((mv, this.place, subtree));
             }
             let eldest = moves_searched == 0;
@@ -1605,7 +1607,7 @@ impl<H: SearchHooks> SearchContext<'_, '_, H> {
             return false;
         }
         self.worker.unwind_to = None;
-        if self.worker.abandoned || self.shared.abort.load(Ordering::Relaxed) {
+        if self.search_abandoned() {
             return false;
         }
         self.worker.stopped = false;
@@ -1616,17 +1618,24 @@ impl<H: SearchHooks> SearchContext<'_, '_, H> {
     /// The stored score, when the search came back stopped into the node at `ply` because an ancestor check
     /// found another thread's stored result answering this node, which then returns it ([`Self::unwound`]).
     fn answered_here(&self, ply: usize) -> Option<i32> {
+        self.unwinds_to_return(ply).filter(|_| !self.search_abandoned())
+    }
+
+    /// The stored score when the node at `ply` is the one an ancestor check unwinds to, to return that score. A
+    /// singular-extension test at the target's ply is not the target: the stop goes on to the node.
+    fn unwinds_to_return(&self, ply: usize) -> Option<i32> {
         match self.worker.unwind_to {
-            Some((target, Unwind::Return(score)))
-                if target == ply
-                    && self.worker.excluded[ply].is_none()
-                    && !self.worker.abandoned
-                    && !self.shared.abort.load(Ordering::Relaxed) =>
-            {
+            Some((target, Unwind::Return(score))) if target == ply && self.worker.excluded[ply].is_none() => {
                 Some(score)
             }
             _ => None,
         }
+    }
+
+    /// Whether the whole search stops (another thread completed the iteration, or the search was aborted), so
+    /// that no node goes on after a stop.
+    fn search_abandoned(&self) -> bool {
+        self.worker.abandoned || self.shared.abort.load(Ordering::Relaxed)
     }
 
     /// Counts the nodes of `this`, the brother left unfinished because another thread's stored result (`answer`)
@@ -1673,24 +1682,21 @@ impl<H: SearchHooks> SearchContext<'_, '_, H> {
     /// is the node an ancestor check unwinds to (and nothing else stopped the search), which then goes on;
     /// otherwise 0, and the stop goes on up.
     fn unwound(&mut self, ply: usize) -> i32 {
-        match self.worker.unwind_to {
-            // A singular-extension test at the target's ply is not the target: the stop goes on to the node.
-            Some((target, Unwind::Return(score))) if target == ply && self.worker.excluded[ply].is_none() => {
-                self.worker.unwind_to = None;
-                if self.worker.abandoned || self.shared.abort.load(Ordering::Relaxed) {
-                    return 0;
-                }
-                self.worker.stopped = false;
-                self.worker.stats.ancestor_returns += 1;
-                // The path still holds the target's entry window (only deeper plies were written since).
-                let target = &self.worker.path[ply];
-                self.worker.stats.pv_ancestor_returns += u64::from(target.alpha + 1 < target.beta);
-                // A PV node's line so far is this thread's, not the stored score's: the line ends here.
-                self.worker.pv.clear(ply);
-                score
-            }
-            _ => 0,
+        let Some(score) = self.unwinds_to_return(ply) else {
+            return 0;
+        };
+        self.worker.unwind_to = None;
+        if self.search_abandoned() {
+            return 0;
         }
+        self.worker.stopped = false;
+        self.worker.stats.ancestor_returns += 1;
+        // The path still holds the target's entry window (only deeper plies were written since).
+        let target = &self.worker.path[ply];
+        self.worker.stats.pv_ancestor_returns += u64::from(target.alpha + 1 < target.beta);
+        // A PV node's line so far is this thread's, not the stored score's: the line ends here.
+        self.worker.pv.clear(ply);
+        score
     }
 
     /// Searches one move of a node: the pruning decisions, the defer hook for younger brothers, and the

@@ -160,17 +160,14 @@ impl SearchHooks for AbdadaHooks<'_> {
             self.remote
                 .is_some_and(|remote| remote.busy_elsewhere(key, depth))
         };
-        if let Some(marks) = self.marks {
-            // As with the counts apart: the entry is read only for a marked child.
-            let here = marks.contains(key);
-            return (here || self.remote.is_some())
-                && !matches!(
-                    self.tt.probe_node(key, depth, alpha, beta, ply),
-                    ProbeOutcome::Cutoff(_)
-                )
-                && (here || elsewhere());
-        }
-        match self.counters {
+        // Whether another thread is in the child, asked of the counts apart or the marks: `None` when the counts
+        // are in the entries, which only the exclusive probe reads.
+        let in_the_child = match (self.marks, self.counters) {
+            (Some(marks), _) => Some(marks.contains(key)),
+            (None, Some(counters)) => Some(counters.busy(key)),
+            (None, None) => None,
+        };
+        match in_the_child {
             // A stored result that answers the child is not deferred (retrieveAsk cuts before it looks at nproc):
             // it is used whoever is searching the child elsewhere.
             None => match self.tt.probe_exclusive(key, depth, alpha, beta, ply, true) {
@@ -180,8 +177,7 @@ impl SearchHooks for AbdadaHooks<'_> {
             },
             // The same decision asked the other way round: the entry is read only for a child some thread is
             // in (rarely), so the probe of every other child is the child's own, after the prefetch.
-            Some(counters) => {
-                let here = counters.busy(key);
+            Some(here) => {
                 (here || self.remote.is_some())
                     && !matches!(
                         self.tt.probe_node(key, depth, alpha, beta, ply),
