@@ -423,7 +423,10 @@ impl ThreadStats {
     /// assert_eq!(stats.unclaimed_nodes(), 950);
     /// ```
     pub fn unclaimed_nodes(&self) -> u64 {
-        self.nodes - self.speculative_nodes - self.abandoned_nodes
+        // Saturating: counters a caller filled in by hand may claim more than the nodes.
+        self.nodes
+            .saturating_sub(self.speculative_nodes)
+            .saturating_sub(self.abandoned_nodes)
     }
 }
 
