@@ -17,7 +17,7 @@ use crate::parallel::simplified_abdada::{
     CsTableKind, CurrentlySearching, DashCurrentlySearching, SimplifiedAbdadaHooks,
 };
 use crate::parallel::windows::{RootWindow, RootWindows};
-use crate::parallel::ybwc::{YbwcHooks, YbwcPool};
+use crate::parallel::ybwc::{PoolSettings, YbwcHooks, YbwcPool};
 use crate::parallel::{HelperHistory, ParallelAlgorithm};
 use crate::params::{Reductions, SearchParams};
 use crate::report::{IterationReport, Score, ScoreBound, SearchOutcome};
@@ -695,11 +695,12 @@ impl Engine {
                     expected_cut_sons: settings.expected_cut_sons,
                     pool: &self.ybwc,
                 };
-                self.ybwc.start_search(
-                    settings.ybwc_helper_history,
-                    settings.ybwc_spin,
-                    settings.ybwc_split_group,
-                );
+                self.ybwc.start_search(PoolSettings {
+                    helper_history: settings.ybwc_helper_history,
+                    spin: settings.ybwc_spin,
+                    split_group: settings.ybwc_split_group,
+                    split_killers: settings.ybwc_split_killers,
+                });
                 let plan = plan.with_hooks(&hooks);
                 let main = &mut workers[0];
                 let iterate = || plan.iterate(main, &shared, on_iteration);

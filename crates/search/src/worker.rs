@@ -585,13 +585,16 @@ fn store_result(
     }
 }
 
+/// Two killer moves per ply: quiet moves that cut a node at that ply, tried early at the next nodes there.
+pub(crate) type Killers = [[Option<Move>; 2]; MAX_PLY + 2];
+
 /// One search thread: everything that is not shared. A YBWC pool thread keeps one (or a few) of its own.
 #[derive(Clone)]
 pub struct Worker {
     pub(crate) history: History,
     /// What the static evaluation got wrong, by side and pawn structure.
     pub(crate) correction: CorrectionHistory,
-    pub(crate) killers: Box<[[Option<Move>; 2]; MAX_PLY + 2]>,
+    pub(crate) killers: Box<Killers>,
     pub(crate) static_evals: Box<[i32; MAX_PLY + 2]>,
     /// The move a singular-extension test leaves out of the search of its node, per ply.
     pub(crate) excluded: Box<[Option<Move>; MAX_PLY + 2]>,

@@ -634,6 +634,38 @@ fn ybwc_with_a_split_group_of_two_still_splits_counts_and_finds_mates() {
 }
 
 #[test]
+fn ybwc_with_split_killers_stays_plain_with_one_thread_and_finds_mates_and_its_depth_with_more() {
+    let fen = "r1bq1rk1/ppp1nppp/4n3/3p3Q/3P4/1BP1B3/PP1N2PP/R4RK1 w - - 1 16";
+    let with_killers = |threads| {
+        let mut settings = options(ParallelAlgorithm::Ybwc.into(), threads);
+        settings.parallel.set_knob("SplitKillers", "true").unwrap();
+        assert!(settings.parallel.ybwc_split_killers);
+        settings
+    };
+    let (_, plain) = search(
+        &mut Engine::new(16).unwrap(),
+        fen,
+        &depth(9),
+        &options(ParallelAlgorithm::Ybwc.into(), 1),
+    );
+    let (_, one) = search(&mut Engine::new(16).unwrap(), fen, &depth(9), &with_killers(1));
+    assert_eq!((one.nodes, one.best_move), (plain.nodes, plain.best_move));
+    for threads in [2, 4] {
+        let label = format!("SplitKillers, {threads} threads");
+        let mut engine = Engine::new(16).unwrap();
+        let settings = with_killers(threads);
+        for fen in eldest_search::bench::BENCH_POSITIONS.iter().take(6) {
+            let (position, outcome) = search(&mut engine, fen, &depth(11), &settings);
+            assert!(position.is_legal(outcome.best_move.unwrap()), "{label}: {fen}");
+            assert_eq!(outcome.depth, 11, "{label}: {fen}");
+        }
+        let splits: u64 = engine.thread_stats().iter().map(|s| s.splits).sum();
+        assert!(splits > 0, "{label}: no split point was opened");
+        assert_finds_short_mates(&mut engine, &settings, &label);
+    }
+}
+
+#[test]
 fn ybwc_with_eager_splits_splits_while_busy_keeps_to_the_move_time_and_stays_plain_with_one_thread() {
     // With eager splits a 70 ms search of the bench positions once ran for seconds: the clock was read only every
     // 1024 nodes of one brother's search, and the whole search could run in tasks of smaller brothers.

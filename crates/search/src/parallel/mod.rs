@@ -391,6 +391,11 @@ pub struct ParallelSettings {
     /// YBWC: whether the threads share one history and correction history, each pool thread keeps its own, or
     /// a thread joining a split point copies the splitting thread's.
     pub ybwc_helper_history: HelperHistory,
+    /// YBWC: the killers found below a split point's brothers go on to the next brother searched there and back
+    /// to the splitting thread afterwards, as the serial search hands a node's killers from one son's subtree to
+    /// the next and on to the node's later brothers; when false (Stockfish 6, Crafty) a task keeps those it
+    /// finds to itself and the splitting thread searches on with the killers it had before the split.
+    pub ybwc_split_killers: bool,
     /// YBWC: while a search runs, idle pool threads poll for split-point work without sleeping (Crafty's and
     /// Stockfish 6's threads spin between split points); when false they sleep in rayon's idle loop and a split
     /// point wakes them.
@@ -500,6 +505,7 @@ impl Default for ParallelSettings {
             ybwc_split_group: 256,
             ybwc_helper_history: HelperHistory::Shared,
             ybwc_spin: true,
+            ybwc_split_killers: false,
             abdada_min_depth: 3,
             abdada_enter_before_pruning: false,
             abdada_nproc_table: false,
@@ -849,6 +855,15 @@ pub static KNOBS: &[Knob] = &[
         help: "YBWC: idle threads poll for split points during a search instead of sleeping (Crafty, Stockfish 6)",
         get: |s| KnobValue::Bool(s.ybwc_spin),
         set: |s, v| s.ybwc_spin = boolean(v),
+    },
+    Knob {
+        name: "SplitKillers",
+        flag: "split-killers",
+        algorithms: &[ParallelAlgorithm::Ybwc],
+        kind: KnobKind::Check,
+        help: "YBWC: the killers found below a split point's brothers pass to the next brother and back to the splitting thread (false: each task keeps its own, as in Stockfish 6 and Crafty)",
+        get: |s| KnobValue::Bool(s.ybwc_split_killers),
+        set: |s, v| s.ybwc_split_killers = boolean(v),
     },
     Knob {
         name: "AbdadaMinDepth",

@@ -53,7 +53,7 @@ use crate::hooks::SearchHooks;
 use crate::parallel::HelperHistory;
 use crate::parallel::pool::poll_for_work;
 use crate::worker::{
-    MoveInLoop, MoveOutcome, NodeFacts, SearchContext, SharedSearch, ThreadRole, ThreadStats, Worker,
+    Killers, MoveInLoop, MoveOutcome, NodeFacts, SearchContext, SharedSearch, ThreadRole, ThreadStats, Worker,
 };
 use crossbeam_utils::CachePadded;
 use eldest_board::Move;
@@ -154,6 +154,9 @@ pub struct YbwcPool {
     spin: AtomicBool,
     /// `SplitGroup`: the most tasks a split point offers (each task is one thread's share of the brothers).
     split_group: AtomicUsize,
+    /// `SplitKillers`: the killers found below a split point's brothers go on to the next brother searched
+    /// there and back to the splitting thread.
+    split_killers: AtomicBool,
 }
 
 impl YbwcPool {
@@ -176,6 +179,7 @@ impl YbwcPool {
             helper_history: AtomicU8::new(HelperHistory::Shared as u8),
             spin: AtomicBool::new(false),
             split_group: AtomicUsize::new(usize::MAX),
+            split_killers: AtomicBool::new(false),
         }
     }
 
@@ -208,8 +212,15 @@ impl YbwcPool {
     }
 
     /// A search starts: its main thread is the one working thread.
-    pub(crate) fn start_search(&self, helper_history: HelperHistory, spin: bool, split_group: usize) {
+    pub(crate) fn start_search(&self, settings: PoolSettings) {
+        let PoolSettings {
+            helper_history,
+            spin,
+            split_group,
+            split_killers,
+        } = settings;
         self.working.store(1, Ordering::Relaxed);
+        self.split_killers.store(split_killers, Ordering::Relaxed);
         self.split_group.store(split_group, Ordering::Relaxed);
         self.helper_history.store(helper_history as u8, Ordering::Relaxed);
         self.spin.store(spin, Ordering::Relaxed);
@@ -258,6 +269,19 @@ impl YbwcPool {
 
 fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
     mutex.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// What a search asks of the pool: the YBWC knobs its threads read while it runs.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct PoolSettings {
+    /// `HelperHistory`.
+    pub(crate) helper_history: HelperHistory,
+    /// `IdleSpin`.
+    pub(crate) spin: bool,
+    /// `SplitGroup`.
+    pub(crate) split_group: usize,
+    /// `SplitKillers`.
+    pub(crate) split_killers: bool,
 }
 
 /// A split point's cutoff flag, linked to the flags of the split points opened below it.
@@ -317,11 +341,14 @@ struct SplitPoint {
     brother_nodes: Vec<AtomicU64>,
     /// `WindowUpdates`: the brothers being searched now, each with the flag that stops it for a restart.
     in_flight: Mutex<Vec<Arc<Cutoff>>>,
+    /// `SplitKillers`: the killers of the plies below the node as the last brother searched to the end left
+    /// them (the splitting thread's at the start), as the serial search hands them from brother to brother.
+    killers: Mutex<Killers>,
 }
 
 impl SplitPoint {
     /// A split point of `brothers` brothers searched with `alpha`, below the split point whose flag is `parent`.
-    fn new(alpha: i32, parent: Option<&Arc<Cutoff>>, brothers: usize) -> SplitPoint {
+    fn new(alpha: i32, parent: Option<&Arc<Cutoff>>, brothers: usize, killers: &Killers) -> SplitPoint {
         SplitPoint {
             alpha: AtomicI32::new(alpha),
             best: Mutex::new(None),
@@ -333,7 +360,20 @@ impl SplitPoint {
             first_cut: AtomicUsize::new(usize::MAX),
             brother_nodes: (0..brothers).map(|_| AtomicU64::new(0)).collect(),
             in_flight: Mutex::new(Vec::new()),
+            killers: Mutex::new(*killers),
         }
+    }
+
+    /// `SplitKillers`: `worker` starts a brother of the node at `ply`, or the splitting thread goes on after the
+    /// split point, with the killers the last brother searched to the end left for the plies below the node.
+    fn hand_killers_to(&self, worker: &mut Worker, ply: usize) {
+        worker.killers[ply + 1..].copy_from_slice(&lock(&self.killers)[ply + 1..]);
+    }
+
+    /// `SplitKillers`: `worker` searched a brother of the node at `ply` to the end; its killers below the node
+    /// are the ones the next brother starts with.
+    fn take_killers_from(&self, worker: &Worker, ply: usize) {
+        lock(&self.killers)[ply + 1..].copy_from_slice(&worker.killers[ply + 1..]);
     }
 
     /// A brother came back with `score`: the split point's alpha rises to it, and a raise below `beta` stops
@@ -378,7 +418,12 @@ impl<H: SearchHooks> SearchContext<'_, '_, H> {
         alpha: i32,
         best_score: i32,
     ) -> SplitResult {
-        let point = SplitPoint::new(alpha, self.worker.cutoff.as_ref(), brothers.len());
+        let point = SplitPoint::new(
+            alpha,
+            self.worker.cutoff.as_ref(),
+            brothers.len(),
+            &self.worker.killers,
+        );
         let tasks = pool.split_tasks(brothers.len());
         let job = SplitJob {
             shared: self.shared,
@@ -411,6 +456,11 @@ impl<H: SearchHooks> SearchContext<'_, '_, H> {
         });
         pool.working.fetch_add(1, Ordering::Relaxed);
         self.worker.stats.split_wait_ns += waiting.elapsed().as_nanos() as u64;
+        if pool.split_killers.load(Ordering::Relaxed) {
+            // The splitting thread searches on with what its brothers' subtrees taught, as the serial search
+            // would, not with the killers it had before them.
+            point.hand_killers_to(self.worker, node.ply);
+        }
         self.worker
             .stats
             .add(&point.totals.into_inner().unwrap_or_else(|e| e.into_inner()));
@@ -498,6 +548,7 @@ impl<H: SearchHooks> SplitJob<'_, '_, H> {
         let started = Instant::now();
         // Only a PV split point's alpha rises without a cutoff.
         let window_updates = PV && shared.window_updates;
+        let split_killers = pool.split_killers.load(Ordering::Relaxed);
         let mut state: Option<(usize, Worker)> = None;
         let mut totals = ThreadStats::default();
         let mut working = false;
@@ -522,6 +573,9 @@ impl<H: SearchHooks> SplitJob<'_, '_, H> {
             });
             worker.stats = ThreadStats::default();
             worker.stopped = false;
+            if split_killers {
+                point.hand_killers_to(worker, node.ply);
+            }
             let mut context = SearchContext {
                 worker,
                 shared,
@@ -569,6 +623,9 @@ impl<H: SearchHooks> SplitJob<'_, '_, H> {
             if stopped {
                 totals.aborted_tasks += 1;
                 continue;
+            }
+            if split_killers {
+                point.take_killers_from(worker, node.ply);
             }
             let MoveOutcome::Searched(score) = outcome else {
                 continue;
@@ -632,9 +689,47 @@ mod tests {
         assert!(late.is_set(), "a split point opened below a cut one starts cut");
     }
 
+    /// `SplitKillers`: a brother's killers below the split node reach the next brother and the splitting thread;
+    /// the killers of the node's own ply and above are the path's, and stay each thread's.
+    #[test]
+    fn killers_below_a_split_node_pass_from_brother_to_brother_and_back() {
+        let position = eldest_board::Position::startpos();
+        let [e4, d4, c4] = ["e2e4", "d2d4", "c2c4"].map(|m| position.parse_uci_move(m).unwrap());
+        let ply = 3;
+        let mut master = Worker::default();
+        master.killers[ply][0] = Some(e4);
+        master.killers[ply + 1][0] = Some(e4);
+        let point = SplitPoint::new(0, None, 2, &master.killers);
+
+        let mut first = Worker::default();
+        point.hand_killers_to(&mut first, ply);
+        assert_eq!(
+            first.killers[ply + 1][0],
+            Some(e4),
+            "the splitting thread's to start"
+        );
+        assert_eq!(first.killers[ply][0], None, "the node's own ply is not handed on");
+        first.killers[ply][0] = Some(c4);
+        first.killers[ply + 2][0] = Some(d4);
+        point.take_killers_from(&first, ply);
+
+        let mut second = Worker::default();
+        point.hand_killers_to(&mut second, ply);
+        assert_eq!(second.killers[ply + 2][0], Some(d4), "the last brother's");
+        assert_eq!(second.killers[ply][0], None);
+
+        point.hand_killers_to(&mut master, ply);
+        assert_eq!(
+            master.killers[ply + 2][0],
+            Some(d4),
+            "back to the splitting thread"
+        );
+        assert_eq!(master.killers[ply][0], Some(e4), "its own ply untouched");
+    }
+
     #[test]
     fn a_raise_of_alpha_below_beta_stops_the_brothers_in_flight() {
-        let point = SplitPoint::new(10, None, 3);
+        let point = SplitPoint::new(10, None, 3, &NO_KILLERS);
         let in_flight: Vec<Arc<Cutoff>> = (0..2).map(|_| Cutoff::below(Some(&point.cutoff))).collect();
         lock(&point.in_flight).extend(in_flight.iter().cloned());
         point.raise_alpha(5, 100);
@@ -649,7 +744,7 @@ mod tests {
         assert_eq!(point.alpha.load(Ordering::Relaxed), 40);
 
         // A cutoff is left to the split point's own flag, which reaches the brothers through the links.
-        let point = SplitPoint::new(10, None, 3);
+        let point = SplitPoint::new(10, None, 3, &NO_KILLERS);
         let brother = Cutoff::below(Some(&point.cutoff));
         lock(&point.in_flight).push(Arc::clone(&brother));
         point.raise_alpha(100, 100);
@@ -723,10 +818,21 @@ mod tests {
         }
     }
 
+    const NO_KILLERS: Killers = [[None; 2]; crate::worker::MAX_PLY + 2];
+
+    fn settings(helper_history: HelperHistory, spin: bool, split_group: usize) -> PoolSettings {
+        PoolSettings {
+            helper_history,
+            spin,
+            split_group,
+            split_killers: false,
+        }
+    }
+
     #[test]
     fn the_pool_counts_idle_threads() {
         let pool = YbwcPool::new(2);
-        pool.start_search(HelperHistory::Copy, false, 256);
+        pool.start_search(settings(HelperHistory::Copy, false, 256));
         assert!(pool.has_idle_thread());
         pool.working.fetch_add(1, Ordering::Relaxed);
         assert!(!pool.has_idle_thread());
@@ -735,13 +841,13 @@ mod tests {
     #[test]
     fn a_split_point_offers_at_most_split_group_tasks() {
         let pool = YbwcPool::new(16);
-        pool.start_search(HelperHistory::Own, true, 5);
+        pool.start_search(settings(HelperHistory::Own, true, 5));
         assert_eq!(pool.split_tasks(30), 5);
         assert_eq!(pool.split_tasks(4), 4);
-        pool.start_search(HelperHistory::Own, true, 256);
+        pool.start_search(settings(HelperHistory::Own, true, 256));
         assert_eq!(pool.split_tasks(30), 16);
         let small = YbwcPool::new(2);
-        small.start_search(HelperHistory::Own, true, 5);
+        small.start_search(settings(HelperHistory::Own, true, 5));
         assert_eq!(
             small.split_tasks(30),
             2,
