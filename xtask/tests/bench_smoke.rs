@@ -487,3 +487,68 @@ fn built_in_sets_run_in_order_with_their_table_policy() {
     assert!(two["time_buckets"].as_array().unwrap().is_empty());
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn interleaving_by_position_gathers_each_configurations_positions_in_order() {
+    let engine = eldest();
+    let out = scratch("bench-interleave").join("long");
+    let output = xtask(&[
+        "bench",
+        "--engine",
+        engine.to_str().unwrap(),
+        "--set",
+        "long",
+        "--depth",
+        "3",
+        "--algorithms",
+        "ybwc",
+        "--variant",
+        "ybwc --split-killers true",
+        "--threads",
+        "1,2",
+        "--oversubscribe",
+        "--repeat",
+        "1",
+        "--hash",
+        "8",
+        "--interleave",
+        "positions",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(output.status.success(), "{output:?}");
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("bench.json")).unwrap()).unwrap();
+    assert_eq!(json["settings"]["interleave_positions"], true);
+    let fens = eldest_search::bench::BenchSet::Long.fens();
+    let runs = json["runs"].as_array().unwrap();
+    assert_eq!(runs.len(), 3, "the baseline and two configurations");
+    for run in runs {
+        let positions = run["positions"].as_array().unwrap();
+        assert_eq!(positions.len(), fens.len());
+        for (index, (position, fen)) in positions.iter().zip(fens.iter()).enumerate() {
+            assert_eq!(position["index"], index);
+            assert_eq!(position["fen"], *fen);
+            assert_eq!(position["depth"], 3);
+        }
+    }
+    let markdown = std::fs::read_to_string(out.join("summary.md")).unwrap();
+    assert!(
+        markdown.contains("configurations interleaved position by position"),
+        "{markdown}"
+    );
+
+    // The game set's positions depend on the ones before them: refused, with the way out named.
+    let refused = xtask(&[
+        "bench",
+        "--engine",
+        engine.to_str().unwrap(),
+        "--set",
+        "game",
+        "--interleave",
+        "positions",
+    ]);
+    assert!(!refused.status.success());
+    let stderr = String::from_utf8_lossy(&refused.stderr);
+    assert!(stderr.contains("--interleave runs"), "{stderr}");
+}

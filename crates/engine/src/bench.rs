@@ -44,6 +44,12 @@ pub struct BenchArgs {
     /// game) instead of clearing them before each.
     #[arg(long, requires = "positions")]
     keep_tables: bool,
+    /// Search only the Nth position (from 1) of the set or file, reported under its own number, so that
+    /// `cargo xtask bench --interleave positions` can run every configuration on one position before the next.
+    /// Not with the tables kept between positions (the game set, --keep-tables): a position's search there
+    /// depends on the ones before it.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=100_000))]
+    only: Option<u64>,
     /// The parallel algorithms' research knobs, one flag per row of eldest-search's knob table.
     #[command(flatten)]
     knobs: eldest_search::parallel::cli::KnobArgs,
@@ -69,9 +75,21 @@ pub fn run(args: &BenchArgs) -> ExitCode {
         }
     };
     let count = positions.len();
+    let (first, searched) = match only_position(args.only, &positions, config.keep_tables) {
+        Ok(chosen) => chosen,
+        Err(message) => {
+            eprintln!("error: {message}");
+            return ExitCode::from(2);
+        }
+    };
     let mut out = std::io::stdout().lock();
     let mut write_error = None;
-    let result = run_bench_with(&config, &positions, &mut |result| {
+    let result = run_bench_with(&config, searched, &mut |result| {
+        // Numbered as in the whole set, whether or not `--only` picked this position out of it.
+        let result = &BenchPosition {
+            index: first + result.index,
+            ..result.clone()
+        };
         eprintln!("{}", position_line(result, count));
         if args.json
             && write_error.is_none()
@@ -87,7 +105,11 @@ pub fn run(args: &BenchArgs) -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    eprintln!("{}, {:.3} s", describe(&config, count), result.time.as_secs_f64());
+    eprintln!(
+        "{}, {:.3} s",
+        describe(&config, searched.len()),
+        result.time.as_secs_f64()
+    );
     let written = match write_error {
         Some(error) => Err(error),
         None => writeln!(out, "{} nodes {} nps", result.nodes, result.nps).and_then(|()| out.flush()),
@@ -97,6 +119,31 @@ pub fn run(args: &BenchArgs) -> ExitCode {
         return ExitCode::FAILURE;
     }
     ExitCode::SUCCESS
+}
+
+/// The positions `--only` leaves to search, with the index of the first in the whole list: all of them without it.
+fn only_position(
+    only: Option<u64>,
+    positions: &[Position],
+    keep_tables: bool,
+) -> Result<(usize, &[Position]), String> {
+    let Some(number) = only else {
+        return Ok((0, positions));
+    };
+    if keep_tables {
+        return Err(format!(
+            "--only {number}: these positions are searched in order with the table and histories kept between \
+             them (the game set, --keep-tables), so one of them cannot be searched alone"
+        ));
+    }
+    let index = usize::try_from(number - 1).unwrap_or(usize::MAX);
+    match positions.get(index) {
+        Some(_) => Ok((index, &positions[index..=index])),
+        None => Err(format!(
+            "--only {number}: there are {} positions",
+            positions.len()
+        )),
+    }
 }
 
 /// The positions and the configuration the flags ask for.
@@ -244,6 +291,24 @@ mod tests {
     fn config_of(args: &[&str]) -> BenchConfig {
         let cli = Cli::try_parse_from(std::iter::once("bench").chain(args.iter().copied())).unwrap();
         config(&cli.bench)
+    }
+
+    #[test]
+    fn only_picks_one_position_of_a_cleared_set_by_its_number() {
+        let positions = BenchSet::Long.positions();
+        let (first, searched) = only_position(None, &positions, false).unwrap();
+        assert_eq!((first, searched.len()), (0, positions.len()));
+        let (first, searched) = only_position(Some(3), &positions, false).unwrap();
+        assert_eq!((first, searched), (2, &positions[2..3]));
+        let last = positions.len() as u64;
+        assert_eq!(
+            only_position(Some(last), &positions, false).unwrap().0,
+            positions.len() - 1
+        );
+        let error = only_position(Some(last + 1), &positions, false).unwrap_err();
+        assert!(error.contains(&format!("there are {last} positions")), "{error}");
+        let error = only_position(Some(1), &positions, true).unwrap_err();
+        assert!(error.contains("cannot be searched alone"), "{error}");
     }
 
     #[test]

@@ -302,3 +302,45 @@ fn the_network_benches_reproducibly_and_a_bad_net_file_is_refused() {
     assert_eq!(both.status.code(), Some(2), "{both:?}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn only_searches_one_position_of_a_cleared_set_under_its_own_number() {
+    use eldest_search::bench::BenchSet;
+    let whole = eldest(&["bench", "4", "--set", "long", "--json"]);
+    let every = json_nodes(&whole);
+    let third = eldest(&["bench", "4", "--set", "long", "--json", "--only", "3"]);
+    // The tables are cleared before each position, so the third searches the same tree alone.
+    assert_eq!(json_nodes(&third), [every[2]]);
+    assert_eq!(signature(&third), every[2]);
+    let stdout = String::from_utf8_lossy(&third.stdout);
+    assert!(stdout.contains("\"index\":2,"), "{stdout}");
+    let lines = position_lines(&third);
+    assert_eq!(lines.len(), 1);
+    let count = BenchSet::Long.fens().len();
+    assert!(
+        lines[0].starts_with(&format!("position  3/{count}:")),
+        "{}",
+        lines[0]
+    );
+    assert!(lines[0].ends_with(BenchSet::Long.fens()[2]), "{}", lines[0]);
+
+    let past_the_end = (count + 1).to_string();
+    let too_far = format!("there are {count} positions");
+    for (args, message) in [
+        (
+            &["bench", "2", "--set", "game", "--only", "3"][..],
+            "cannot be searched alone",
+        ),
+        (
+            &["bench", "2", "--set", "long", "--only", past_the_end.as_str()][..],
+            too_far.as_str(),
+        ),
+    ] {
+        let output = eldest(args);
+        assert_eq!(output.status.code(), Some(2), "{args:?}");
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(stderr.contains(message), "{args:?}: {stderr}");
+        assert!(output.stdout.is_empty(), "{args:?}");
+    }
+    assert!(!eldest(&["bench", "--only", "0"]).status.success());
+}

@@ -450,6 +450,7 @@ pub(super) mod tests {
             set: Some("short".into()),
             keep_tables: false,
             count_duplicates: false,
+            interleave_positions: false,
             repeat: 2,
             hash_mib: 16,
             knobs: vec![],

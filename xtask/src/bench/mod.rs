@@ -33,6 +33,15 @@ const DEFAULT_DEPTH: u32 = 16;
 /// A machine busier than this (percent of all CPUs) before a run makes its figures suspect.
 const BUSY_WARNING_PERCENT: f64 = 15.0;
 
+/// How `cargo xtask bench` orders its searches.
+#[derive(clap::ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Interleave {
+    /// Each configuration's run searches the whole set before the next configuration's run.
+    Runs,
+    /// Every configuration searches one position before any searches the next.
+    Positions,
+}
+
 /// Options of `cargo xtask bench`.
 #[derive(clap::Args, Debug)]
 #[command(
@@ -87,6 +96,12 @@ pub struct Args {
     /// table probe more per node with several threads, about 2% of two threads' speed, so it is off unless asked.
     #[arg(long)]
     count_duplicates: bool,
+    /// How the runs are interleaved: `runs` (each configuration searches the whole set, then the next) or
+    /// `positions` (every configuration searches a position, in an order that turns with the position, before
+    /// any searches the next, so the machine's drift over minutes falls on all of them alike; only for sets
+    /// whose tables are cleared before each position, not the game set).
+    #[arg(long, value_enum, default_value_t = Interleave::Runs)]
+    interleave: Interleave,
     /// Runs of every configuration (medians and spreads are over these).
     #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..=1000))]
     repeat: u32,
@@ -322,6 +337,15 @@ fn settings(args: &Args, engine: impl FnOnce(&Args) -> Result<PathBuf, String>) 
         Some(set) if set != BenchSet::Short => set.default_depth(),
         _ => DEFAULT_DEPTH,
     };
+    let keep_tables = args.keep_tables || set.is_some_and(BenchSet::keeps_tables);
+    let interleave_positions = args.interleave == Interleave::Positions;
+    if interleave_positions && keep_tables {
+        return Err(
+            "--interleave positions searches each position in an engine of its own, but these positions follow \
+             each other with the table and histories kept (the game set, --keep-tables): use --interleave runs"
+                .into(),
+        );
+    }
     Ok(Settings {
         algorithms,
         threads,
@@ -334,8 +358,9 @@ fn settings(args: &Args, engine: impl FnOnce(&Args) -> Result<PathBuf, String>) 
         movetime_ms: args.movetime,
         positions,
         set: set.map(|set| set.name().to_string()),
-        keep_tables: args.keep_tables || set.is_some_and(BenchSet::keeps_tables),
+        keep_tables,
         count_duplicates: args.count_duplicates,
+        interleave_positions,
         repeat: args.repeat as usize,
         hash_mib: args.hash.first().copied().unwrap_or(64),
         knobs,
@@ -450,6 +475,45 @@ fn jobs(settings: &Settings) -> Vec<runner::Job<'_>> {
     jobs
 }
 
+/// Searches one job, on every position (`None`) or on one.
+type SearchOne<'f> = dyn FnMut(&runner::Job<'_>, Option<usize>) -> Result<model::Run, String> + 'f;
+
+/// `--interleave positions`: per repeat, every job searches position 0, then every job position 1, and so on,
+/// the jobs' order turned by one at each position so that none always searches first; each job's positions are
+/// gathered into its run, as if it had searched them in one process. `run_one` searches one job on one position.
+fn interleaved_by_position(
+    jobs: &[runner::Job<'_>],
+    positions: usize,
+    run_one: &mut SearchOne<'_>,
+) -> Result<Vec<model::Run>, String> {
+    let mut runs: Vec<model::Run> = jobs
+        .iter()
+        .map(|job| model::Run {
+            algorithm: job.algorithm.to_string(),
+            threads: job.threads,
+            repeat: job.repeat,
+            machine_busy_before_percent: 0.0,
+            positions: Vec::with_capacity(positions),
+        })
+        .collect();
+    let repeats = jobs.iter().map(|job| job.repeat + 1).max().unwrap_or(0);
+    for repeat in 0..repeats {
+        let of_repeat: Vec<usize> = (0..jobs.len()).filter(|&j| jobs[j].repeat == repeat).collect();
+        for position in 0..positions {
+            for turn in 0..of_repeat.len() {
+                let j = of_repeat[(turn + position) % of_repeat.len()];
+                let mut one = run_one(&jobs[j], Some(position))?;
+                let run = &mut runs[j];
+                run.machine_busy_before_percent = run
+                    .machine_busy_before_percent
+                    .max(one.machine_busy_before_percent);
+                run.positions.append(&mut one.positions);
+            }
+        }
+    }
+    Ok(runs)
+}
+
 /// Prints a report's tables and writes its files into `out`.
 fn present(report: &BenchReport, out: &Path) -> Result<(), String> {
     let settings = &report.settings;
@@ -531,9 +595,8 @@ fn measure(settings: &Settings, positions: usize, out: &Path) -> Result<Vec<Conf
         .map_err(|e| e.to_string())?,
     );
     let started = Instant::now();
-    let mut runs = Vec::with_capacity(jobs.len());
     let mut busy_warned = false;
-    for job in &jobs {
+    let mut run_one = |job: &runner::Job<'_>, only: Option<usize>| -> Result<model::Run, String> {
         progress.set_message(format!(
             "{} ×{} (repeat {}/{})",
             job.algorithm,
@@ -541,10 +604,11 @@ fn measure(settings: &Settings, positions: usize, out: &Path) -> Result<Vec<Conf
             job.repeat + 1,
             settings.repeat
         ));
-        let run = runner::run(Path::new(&settings.engine), settings, *job, &progress)?;
-        if run.positions.len() != positions {
+        let run = runner::run(Path::new(&settings.engine), settings, *job, only, &progress)?;
+        let expected = if only.is_some() { 1 } else { positions };
+        if run.positions.len() != expected || only.is_some_and(|index| run.positions[0].index != index) {
             return Err(format!(
-                "{} searched {} positions where {positions} were expected: is it built from other sources than \
+                "{} searched {} positions where {expected} were expected: is it built from other sources than \
                  this xtask (its built-in sets differ)?",
                 settings.engine,
                 run.positions.len()
@@ -560,8 +624,15 @@ fn measure(settings: &Settings, positions: usize, out: &Path) -> Result<Vec<Conf
                 );
             });
         }
-        runs.push(run);
-    }
+        Ok(run)
+    };
+    let runs = if settings.interleave_positions {
+        interleaved_by_position(&jobs, positions, &mut run_one)?
+    } else {
+        jobs.iter()
+            .map(|job| run_one(job, None))
+            .collect::<Result<Vec<_>, _>>()?
+    };
     progress.finish_and_clear();
     let summaries = analysis::summarise(settings, &runs, machine.logical_cpus)?;
     let report = BenchReport {
@@ -630,6 +701,100 @@ mod tests {
         let error = variant_label("ybwc --min-split-depth 2", &global).unwrap_err();
         assert!(error.contains("also given for every configuration"), "{error}");
         assert!(variant_label("ybwc --split-group 5", &global).is_ok());
+    }
+
+    #[test]
+    fn interleaving_by_position_turns_the_order_and_gathers_each_jobs_positions() {
+        let job = |algorithm, threads, repeat| runner::Job {
+            algorithm,
+            threads,
+            repeat,
+        };
+        let jobs = [
+            job("ybwc", 1, 0),
+            job("ybwc", 2, 0),
+            job("abdada", 2, 0),
+            job("ybwc", 1, 1),
+            job("ybwc", 2, 1),
+            job("abdada", 2, 1),
+        ];
+        let mut calls = Vec::new();
+        let mut run_one = |job: &runner::Job<'_>, only: Option<usize>| {
+            let index = only.expect("one position at a time");
+            calls.push((job.algorithm.to_string(), job.threads, job.repeat, index));
+            Ok(model::Run {
+                algorithm: job.algorithm.to_string(),
+                threads: job.threads,
+                repeat: job.repeat,
+                machine_busy_before_percent: if index == 1 { 40.0 } else { 1.0 },
+                positions: vec![analysis::tests::position(index, 100, 10, "a1a2")],
+            })
+        };
+        let runs = interleaved_by_position(&jobs, 3, &mut run_one).unwrap();
+        let order: Vec<_> = calls
+            .iter()
+            .map(|(a, t, r, p)| (a.as_str(), *t, *r, *p))
+            .collect();
+        assert_eq!(
+            &order[..6],
+            [
+                ("ybwc", 1, 0, 0),
+                ("ybwc", 2, 0, 0),
+                ("abdada", 2, 0, 0),
+                ("ybwc", 2, 0, 1),
+                ("abdada", 2, 0, 1),
+                ("ybwc", 1, 0, 1),
+            ],
+            "every job on a position before the next, the first job turning"
+        );
+        assert_eq!(order.len(), 18);
+        assert!(
+            order[9..].iter().all(|&(_, _, repeat, _)| repeat == 1),
+            "repeats in turn"
+        );
+        assert_eq!(runs.len(), jobs.len());
+        for (run, job) in runs.iter().zip(&jobs) {
+            assert_eq!(
+                (run.algorithm.as_str(), run.threads, run.repeat),
+                (job.algorithm, job.threads, job.repeat)
+            );
+            let indices: Vec<usize> = run.positions.iter().map(|p| p.index).collect();
+            assert_eq!(indices, [0, 1, 2]);
+            assert_eq!(
+                run.machine_busy_before_percent, 40.0,
+                "the busiest look before any of its searches"
+            );
+        }
+        let mut failing = |_: &runner::Job<'_>, _: Option<usize>| Err("engine gone".to_string());
+        assert_eq!(
+            interleaved_by_position(&jobs, 3, &mut failing).unwrap_err(),
+            "engine gone"
+        );
+    }
+
+    #[test]
+    fn interleaving_by_position_is_refused_where_tables_are_kept() {
+        use clap::Parser;
+        #[derive(clap::Parser)]
+        struct Cli {
+            #[command(flatten)]
+            args: Args,
+        }
+        let engine = |_: &Args| Ok(PathBuf::from("eldest"));
+        let settings_of = |words: &[&str]| {
+            let cli = Cli::try_parse_from(std::iter::once("bench").chain(words.iter().copied())).unwrap();
+            settings(&cli.args, engine)
+        };
+        let long = settings_of(&["--set", "long", "--threads", "2", "--interleave", "positions"]).unwrap();
+        assert!(long.interleave_positions);
+        assert!(
+            !settings_of(&["--set", "long", "--threads", "2"])
+                .unwrap()
+                .interleave_positions
+        );
+        let error =
+            settings_of(&["--set", "game", "--threads", "2", "--interleave", "positions"]).unwrap_err();
+        assert!(error.contains("--interleave runs"), "{error}");
     }
 
     #[test]

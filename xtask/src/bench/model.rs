@@ -164,6 +164,11 @@ pub struct Settings {
     /// always and say `false`; their `twice` column shows what they counted.
     #[serde(default)]
     pub count_duplicates: bool,
+    /// Every configuration searched a position before any searched the next (`--interleave positions`), each
+    /// search in an engine process of its own; false (and in files written before the flag): each
+    /// configuration's run searched the whole set in one process before the next configuration's run began.
+    #[serde(default)]
+    pub interleave_positions: bool,
     /// Runs per configuration.
     pub repeat: usize,
     /// Transposition-table MiB.

@@ -335,7 +335,7 @@ fn markdown(report: &BenchReport, paired_rows: &[super::paired::PairedRow]) -> S
     format!(
         "Machine: {}; {}.
 
-Settings: {limit}, positions {}, {} repeats, {} MiB hash{}; medians ±half-range over repeats.
+Settings: {limit}, positions {}, {} repeats, {} MiB hash{}{}; medians ±half-range over repeats.
 
 {}
 {}{}",
@@ -344,6 +344,11 @@ Settings: {limit}, positions {}, {} repeats, {} MiB hash{}; medians ±half-range
         settings.source(),
         settings.repeat,
         settings.hash_mib,
+        if settings.interleave_positions {
+            ", configurations interleaved position by position"
+        } else {
+            ""
+        },
         if settings.knobs.is_empty() {
             String::new()
         } else {

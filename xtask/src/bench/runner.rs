@@ -20,11 +20,18 @@ pub struct Job<'a> {
     pub repeat: usize,
 }
 
-/// Runs `job` with `engine`, advancing `progress` by one per position.
+/// Runs `job` with `engine` on every position, or on the one of index `only` (`eldest bench --only`), advancing
+/// `progress` by one per position.
 ///
 /// # Errors
 /// When the engine cannot start, fails, or writes something that is not its bench output.
-pub fn run(engine: &Path, settings: &Settings, job: Job<'_>, progress: &ProgressBar) -> Result<Run, String> {
+pub fn run(
+    engine: &Path,
+    settings: &Settings,
+    job: Job<'_>,
+    only: Option<usize>,
+    progress: &ProgressBar,
+) -> Result<Run, String> {
     let busy = machine_busy_percent(Duration::from_millis(300));
     let mut command = match settings.launcher.split_first() {
         Some((program, words)) => {
@@ -55,6 +62,9 @@ pub fn run(engine: &Path, settings: &Settings, job: Job<'_>, progress: &Progress
     }
     if settings.count_duplicates {
         command.arg("--count-duplicates");
+    }
+    if let Some(index) = only {
+        command.args(["--only", &(index + 1).to_string()]);
     }
     command.args(&settings.knobs).args(label);
     let what = format!("{} ×{} (repeat {})", job.algorithm, job.threads, job.repeat + 1);
