@@ -49,7 +49,7 @@ pub struct BenchArgs {
     /// Not with the tables kept between positions (the game set, --keep-tables): a position's search there
     /// depends on the ones before it.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=100_000))]
-    only: Option<u64>,
+    pub(crate) only: Option<u64>,
     /// The parallel algorithms' research knobs, one flag per row of eldest-search's knob table.
     #[command(flatten)]
     knobs: eldest_search::parallel::cli::KnobArgs,
@@ -122,7 +122,7 @@ pub fn run(args: &BenchArgs) -> ExitCode {
 }
 
 /// The positions `--only` leaves to search, with the index of the first in the whole list: all of them without it.
-fn only_position(
+pub(crate) fn only_position(
     only: Option<u64>,
     positions: &[Position],
     keep_tables: bool,

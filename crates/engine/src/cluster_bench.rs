@@ -53,6 +53,14 @@ pub fn run(args: &BenchArgs) -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    let count = positions.len();
+    let (first, positions) = match bench::only_position(args.only, &positions, config.keep_tables) {
+        Ok(chosen) => chosen,
+        Err(message) => {
+            eprintln!("error: {message}");
+            return ExitCode::from(2);
+        }
+    };
     let (input, session_input) = channel();
     let (output, lines) = channel();
     let session = std::thread::spawn(move || {
@@ -62,7 +70,7 @@ pub fn run(args: &BenchArgs) -> ExitCode {
             SessionHooks::new(),
         )
     });
-    let driven = drive(args, &config, &positions, size, &input, &lines);
+    let driven = drive(args, &config, (positions, first, count), size, &input, &lines);
     drop(input);
     let joined = session.join();
     let code = match driven {
@@ -118,11 +126,12 @@ fn option_lines(args: &BenchArgs, config: &eldest_search::bench::BenchConfig) ->
     lines
 }
 
-/// Sends the bench's lines and reads the answers; returns the total nodes and search time.
+/// Sends the bench's lines and reads the answers; returns the total nodes and search time. `searched`: the
+/// positions to search, the index of the first in the whole list (`--only`) and the whole list's length.
 fn drive(
     args: &BenchArgs,
     config: &eldest_search::bench::BenchConfig,
-    positions: &[Position],
+    searched: (&[Position], usize, usize),
     ranks: usize,
     input: &Sender<String>,
     lines: &Receiver<String>,
@@ -157,6 +166,7 @@ fn drive(
     };
     let mut out = io::stdout().lock();
     let (mut total_nodes, mut total_time) = (0, Duration::ZERO);
+    let (positions, first, count) = searched;
     for (index, position) in positions.iter().enumerate() {
         if index == 0 || !config.keep_tables {
             send("ucinewgame".to_string())?;
@@ -172,7 +182,7 @@ fn drive(
         total_nodes += outcome.nodes;
         total_time += time;
         let result = BenchPosition {
-            index,
+            index: first + index,
             position,
             outcome,
             time,
@@ -183,7 +193,7 @@ fn drive(
                 busy: time * (config.threads * ranks) as u32,
             },
         };
-        eprintln!("{}", bench::position_line(&result, positions.len()));
+        eprintln!("{}", bench::position_line(&result, count));
         if args.json {
             // The per-thread counters do not travel over UCI (--count-duplicates is refused above).
             writeln!(out, "{}", bench::position_json(&result, false))

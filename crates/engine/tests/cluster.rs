@@ -210,3 +210,31 @@ fn a_cluster_bench_refuses_to_count_the_work_searched_twice() {
         "{output:?}"
     );
 }
+
+#[test]
+fn a_cluster_bench_searches_one_position_under_its_own_number_with_only() {
+    // `cargo xtask bench --launcher "mpirun -np 2" --interleave positions` asks for one position at a time.
+    let bench = |extra: &[&str]| {
+        Command::new("mpirun")
+            .args(["--oversubscribe", "--bind-to", "none", "-np", "2"])
+            .arg(env!("CARGO_BIN_EXE_eldest"))
+            .args(["bench", "3", "--set", "long", "--json"])
+            .args(extra)
+            .env("OMPI_ALLOW_RUN_AS_ROOT", "1")
+            .env("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1")
+            .output()
+            .expect("mpirun runs")
+    };
+    let third = bench(&["--only", "3"]);
+    assert!(third.status.success(), "{third:?}");
+    let stdout = String::from_utf8_lossy(&third.stdout);
+    let objects: Vec<&str> = stdout.lines().filter(|l| l.starts_with('{')).collect();
+    assert_eq!(objects.len(), 1, "{stdout}");
+    assert!(objects[0].starts_with("{\"index\":2,"), "{stdout}");
+    let refused = bench(&["--only", "999"]);
+    assert!(!refused.status.success(), "{refused:?}");
+    assert!(
+        String::from_utf8_lossy(&refused.stderr).contains("--only 999"),
+        "{refused:?}"
+    );
+}

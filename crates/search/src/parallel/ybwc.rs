@@ -18,7 +18,9 @@
 //! - **What a helper copies.** Each pool thread keeps its own search state (its tables stay warm in its cache
 //!   across split points and searches); joining a split point copies only the path: the repetition list, the
 //!   killers and the static evaluations of the plies above, and the root restrictions. What the threads learn
-//!   about moves (history, correction history) is governed by [`HelperHistory`].
+//!   about moves (history, correction history) is governed by [`HelperHistory`]. With `SplitKillers` (off by
+//!   default: measured no gain) the killers found below the brothers pass on to the next brother searched there
+//!   and back to the splitting thread, as the serial search hands them on.
 //! - **Cutoffs.** Every split point has a `Cutoff` flag linked to the flags of the split points opened below
 //!   it; a brother that fails high sets its split point's flag and, through the links, every flag below — so
 //!   each node checks one flag, its own innermost split point's, instead of walking the chain above it.
