@@ -136,9 +136,13 @@ pub(crate) fn only_position(
              them (the game set, --keep-tables), so one of them cannot be searched alone"
         ));
     }
-    let index = usize::try_from(number - 1).unwrap_or(usize::MAX);
-    match positions.get(index) {
-        Some(_) => Ok((index, &positions[index..=index])),
+    // Numbers start at 1 (clap refuses 0; a 0 from elsewhere is simply no position).
+    let index = number
+        .checked_sub(1)
+        .and_then(|index| usize::try_from(index).ok())
+        .filter(|&index| index < positions.len());
+    match index {
+        Some(index) => Ok((index, &positions[index..=index])),
         None => Err(format!(
             "--only {number}: there are {} positions",
             positions.len()
@@ -307,6 +311,10 @@ mod tests {
         );
         let error = only_position(Some(last + 1), &positions, false).unwrap_err();
         assert!(error.contains(&format!("there are {last} positions")), "{error}");
+        assert!(
+            only_position(Some(0), &positions, false).is_err(),
+            "no position 0"
+        );
         let error = only_position(Some(1), &positions, true).unwrap_err();
         assert!(error.contains("cannot be searched alone"), "{error}");
     }
