@@ -150,6 +150,41 @@ fn infinite_waits_for_stop_and_stop_answers_promptly() {
 }
 
 #[test]
+fn d_and_eval_answer_during_an_infinite_search_and_stop_still_works() {
+    for evaluation in ["nnue", "pesto"] {
+        let mut engine = Engine::start();
+        engine.send(&format!("setoption name Evaluation value {evaluation}"));
+        let position = italian(&mut engine);
+        engine.send("go infinite");
+        engine.sync();
+        // The search holds the engine until it ends: neither command may wait for it, or the stop behind them
+        // would never be read.
+        engine.send("d");
+        let board = engine.until(|l| l.starts_with("Checkers:"));
+        assert!(
+            board.iter().any(|l| l.starts_with("Fen: ")),
+            "{evaluation}: {board:?}"
+        );
+        engine.send("eval");
+        let eval = engine.until(|l| l.starts_with("Final evaluation"));
+        assert_eq!(
+            eval.iter().any(|l| l.starts_with("Network evaluation")),
+            evaluation == "nnue",
+            "{evaluation}: {eval:?}"
+        );
+        assert!(
+            !eval.iter().chain(&board).any(|l| l.starts_with("bestmove")),
+            "{evaluation}: the search goes on"
+        );
+        engine.send("stop");
+        let lines = engine.until_bestmove();
+        assert_legal_bestmove(&position, lines.last().unwrap());
+        assert!(engine.sync().iter().all(|l| !l.starts_with("bestmove")));
+        engine.quit();
+    }
+}
+
+#[test]
 fn stop_latency_over_repeated_searches() {
     let mut engine = Engine::start();
     engine.handshake();

@@ -770,17 +770,24 @@ impl Session {
 
     /// Hands the engine the evaluation the options ask for (the table is emptied when it changes).
     fn apply_evaluation(&mut self) {
-        let wanted = Evaluation::of(self.settings.evaluation, Arc::clone(&self.settings.network));
+        let wanted = self.evaluation_in_use();
         let mut engine = self.engine();
         if *engine.evaluation() != wanted {
             engine.set_evaluation(wanted);
         }
     }
 
+    /// The evaluation the options ask for, which `apply_evaluation` has handed the engine. Read from the settings,
+    /// not the engine, because a running search holds the engine until it ends: an `eval` during `go infinite`
+    /// would wait for a `stop` it could never read.
+    fn evaluation_in_use(&self) -> Evaluation {
+        Evaluation::of(self.settings.evaluation, Arc::clone(&self.settings.network))
+    }
+
     /// `eval`: the network's score when the network is in use, then PeSTO's terms.
     fn eval(&self) {
         let mut text = String::new();
-        if let Evaluation::Nnue(network) = self.engine().evaluation() {
+        if let Evaluation::Nnue(network) = self.evaluation_in_use() {
             let score = network.evaluate(&self.position);
             let white_view = match self.position.side_to_move() {
                 Color::White => score,
