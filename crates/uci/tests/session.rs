@@ -255,3 +255,111 @@ fn a_closed_output_ends_the_loop_with_an_error() {
     );
     assert_eq!(result.unwrap_err().kind(), io::ErrorKind::BrokenPipe);
 }
+
+/// One step of a random GUI: a command line, or a pause that lets a running search get somewhere first.
+#[derive(Debug, Clone)]
+enum Step {
+    Line(String),
+    Pause(u64),
+}
+
+/// What a GUI may send at any moment, in any order: searches of every kind (some that end only on `stop`),
+/// commands answered while one runs, commands that change what a search depends on, and pauses that let a
+/// search get somewhere first. Weighted so that most inputs have a search running when other commands come.
+fn gui_step() -> impl proptest::strategy::Strategy<Value = Step> {
+    use proptest::prelude::*;
+    let algorithms: Vec<String> = eldest_search::ParallelAlgorithm::ALL
+        .iter()
+        .map(|algorithm| algorithm.name().to_string())
+        .collect();
+    let line = |text: &'static str| Just(Step::Line(text.to_string()));
+    let answered_meanwhile = prop_oneof![
+        line("isready"),
+        line("d"),
+        line("eval"),
+        line("uci"),
+        line("ponderhit"),
+    ];
+    let endless_searches = prop_oneof![
+        line("go infinite"),
+        line("go ponder"),
+        line("go mate 2"),
+        line("go thped2"),
+    ];
+    let searches = prop_oneof![
+        (1u32..=5).prop_map(|depth| Step::Line(format!("go depth {depth}"))),
+        (1u64..=40).prop_map(|ms| Step::Line(format!("go ponder movetime {ms}"))),
+        (1u64..=40).prop_map(|ms| Step::Line(format!("go movetime {ms}"))),
+        (50u64..=5000).prop_map(|nodes| Step::Line(format!("go nodes {nodes}"))),
+        (10u64..=2000).prop_map(|ms| Step::Line(format!("go wtime {ms} btime {ms} winc 10 binc 10"))),
+        line("go searchmoves e2e4 a7a5 depth 3"),
+        (1u32..=3).prop_map(|depth| Step::Line(format!("go perft {depth}"))),
+    ];
+    let state_changes = prop_oneof![
+        line("stop"),
+        line("ucinewgame"),
+        line("position startpos"),
+        line("position startpos moves e2e4 e7e5 g1f3"),
+        line("position fen 7k/5Q2/6K1/8/8/8/8/8 b - - 0 1"), // stalemate: no move to search
+        line("position fen 6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1"), // mate in one
+        line("position fen not a fen"),
+    ];
+    let options = prop_oneof![
+        prop_oneof![Just("pesto"), Just("nnue")]
+            .prop_map(|name| Step::Line(format!("setoption name Evaluation value {name}"))),
+        (1u32..=3).prop_map(|n| Step::Line(format!("setoption name MultiPV value {n}"))),
+        (1u32..=3).prop_map(|n| Step::Line(format!("setoption name Threads value {n}"))),
+        proptest::sample::select(algorithms)
+            .prop_map(|name| Step::Line(format!("setoption name ParallelAlgorithm value {name}"))),
+        line("setoption name Clear Hash"),
+        line("setoption name Hash value 2"),
+    ];
+    prop_oneof![
+        4 => answered_meanwhile,
+        2 => endless_searches,
+        3 => searches,
+        1 => state_changes,
+        1 => options,
+        2 => (0u64..=30).prop_map(Step::Pause),
+    ]
+}
+
+/// Whatever a GUI sends, in whatever order and at whatever pace, the session keeps reading: a `stop` and an
+/// `isready` at the end are answered, every `go` but a perft got exactly one `bestmove`, and the input's end
+/// ends the loop. (A session whose command loop waited on the search — `eval` during `go infinite` did — hangs
+/// here.)
+#[test]
+fn random_gui_sessions_never_hang_and_answer_every_go_once() {
+    use proptest::prelude::*;
+    let config = ProptestConfig {
+        cases: 128,
+        failure_persistence: None,
+        ..ProptestConfig::default()
+    };
+    proptest!(config, |(steps in proptest::collection::vec(gui_step(), 1..16))| {
+        let mut gui = Gui::start();
+        let mut owed = 0;
+        let mut readies = 0;
+        for step in &steps {
+            match step {
+                Step::Line(line) => {
+                    gui.send(line);
+                    owed += usize::from(line.starts_with("go") && !line.contains("perft"));
+                    readies += usize::from(line == "isready");
+                }
+                Step::Pause(ms) => std::thread::sleep(Duration::from_millis(*ms)),
+            }
+        }
+        gui.send("stop");
+        gui.send("isready");
+        let mut lines = Vec::new();
+        for _ in 0..=readies {
+            lines.extend(gui.until(|l| l == "readyok"));
+        }
+        let (result, rest) = gui.finish();
+        prop_assert!(result.is_ok());
+        lines.extend(rest);
+        let answered = lines.iter().filter(|l| l.starts_with("bestmove")).count();
+        prop_assert_eq!(answered, owed, "steps: {:?}\nlines: {:?}", steps, lines);
+    });
+}
