@@ -623,6 +623,7 @@ impl Engine {
                 .then_some(&root_windows),
             brothers_keep_places: settings.brothers_keep_places,
             expected_cut_sons: if abdadas { settings.expected_cut_sons } else { 1 },
+            defer_eldest: abdadas && settings.defer_eldest,
             // The ABDADAs' window updates restart a move for the raises `SharedAlpha` stores and takes up.
             shared_alpha: abdadas && (settings.shared_alpha || window_updates) && self.workers.len() > 1,
             window_updates,

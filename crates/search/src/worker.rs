@@ -109,6 +109,9 @@ pub struct SharedSearch<'a> {
     /// The ABDADAs' `ExpectedCutSons`: the sons a node still expected to fail high searches without asking
     /// whether to defer them (1: the eldest alone, Weill's and Kerrigan's rule; always 1 for the others).
     pub expected_cut_sons: usize,
+    /// The ABDADAs' `DeferEldest`: a null-window node not expected to fail high asks whether to defer its eldest
+    /// son too (and marks it while searching it).
+    pub defer_eldest: bool,
     /// The ABDADAs' `SharedAlpha` (several threads): PV nodes publish each raise of alpha in the table and read
     /// the other threads' before each move.
     pub shared_alpha: bool,
@@ -172,6 +175,8 @@ pub struct ThreadStats {
     pub first_move_cutoffs: u64,
     /// Moves deferred to the second pass by a parallel hook.
     pub deferred_moves: u64,
+    /// Of `deferred_moves`, the eldest sons (the ABDADAs' `DeferEldest`).
+    pub deferred_eldest_sons: u64,
     /// Nodes that failed high on a singular-extension test (multi-cut).
     pub multi_cuts: u64,
     /// The ABDADAs: nodes left early because a cutoff check found another thread's result that cuts.
@@ -370,6 +375,7 @@ impl ThreadStats {
         self.cutoffs += other.cutoffs;
         self.first_move_cutoffs += other.first_move_cutoffs;
         self.deferred_moves += other.deferred_moves;
+        self.deferred_eldest_sons += other.deferred_eldest_sons;
         self.multi_cuts += other.multi_cuts;
         self.cutoff_check_returns += other.cutoff_check_returns;
         self.ancestor_returns += other.ancestor_returns;
@@ -1376,6 +1382,7 @@ impl<H: SearchHooks> SearchContext<'_, '_, H> {
                 MoveOutcome::Pruned => continue,
                 MoveOutcome::Deferred => {
                     self.worker.stats.deferred_moves += 1;
+                    self.worker.stats.deferred_eldest_sons += u64::from(this.place == 0);
                     // Without the knob a brother after this one is reduced and pruned one place earlier.
                     if self.shared.brothers_keep_places {
                         places_deferred += 1;
@@ -1770,9 +1777,13 @@ impl<H: SearchHooks> SearchContext<'_, '_, H> {
         child.play_unchecked(mv);
         let gives_check = child.in_check();
         let eldest = moves_searched == 0;
+        // `DeferEldest`: in a null window the eldest son's result cannot narrow its brothers' window, and a node
+        // not expected to fail high searches every son anyway; its eldest son is then shared like a brother.
+        let eldest_shared = eldest && !PV && !expected_cut && self.shared.defer_eldest;
         // The eldest son is searched by every thread that comes, and so are the first few sons of a node still
         // expected to fail high (`ExpectedCutSons`): a brother deferred there is one a cutoff is likely to waste.
-        let searched_regardless = eldest || expected_cut && moves_searched < self.shared.expected_cut_sons;
+        let searched_regardless =
+            eldest && !eldest_shared || expected_cut && moves_searched < self.shared.expected_cut_sons;
         if !searched_regardless
             && !is_deferred
             && self.hooks.defer_move(&MoveContext {
@@ -1796,7 +1807,16 @@ impl<H: SearchHooks> SearchContext<'_, '_, H> {
             self.worker.double_extensions[ply] + i32::from(extension >= 2);
         let new_depth = depth - 1 + extension;
         let score = if eldest {
-            -self.search::<PV>(&child, -beta, -alpha, new_depth, ply + 1, false)
+            // Marked only where it may be deferred: elsewhere every thread searches it first (note 5.1).
+            let marked = eldest_shared && !is_deferred;
+            if marked {
+                self.hooks.starting_move(key, mv, depth);
+            }
+            let score = -self.search::<PV>(&child, -beta, -alpha, new_depth, ply + 1, false);
+            if marked {
+                self.hooks.finished_move(key, mv, depth);
+            }
+            score
         } else {
             let mut reduction = 0;
             if depth >= 3 && moves_searched >= 2 + usize::from(PV) && quiet && !in_check && !gives_check {
@@ -2092,6 +2112,7 @@ mod hook_rules {
         /// The PV ancestor checks' floor (`None`: no PV ancestor checks).
         pv_ancestor_min_depth: Option<i32>,
         expected_cut_sons: usize,
+        defer_eldest: bool,
     }
 
     impl Default for TestKnobs {
@@ -2102,6 +2123,7 @@ mod hook_rules {
                 window_updates: false,
                 pv_ancestor_min_depth: None,
                 expected_cut_sons: 1,
+                defer_eldest: false,
             }
         }
     }
@@ -2136,6 +2158,7 @@ mod hook_rules {
             root_windows: None,
             brothers_keep_places: knobs.brothers_keep_places,
             expected_cut_sons: knobs.expected_cut_sons,
+            defer_eldest: knobs.defer_eldest,
             shared_alpha: knobs.shared_alpha,
             window_updates: knobs.window_updates,
             pv_ancestor_min_depth: knobs.pv_ancestor_min_depth,
@@ -2305,6 +2328,47 @@ mod hook_rules {
         // Deferring everything only reorders the search: it still reaches a real score, as the plain search does.
         let (_, plain) = record(FEN, 6, false);
         assert!(score.abs() < MATE_IN_MAX_PLY && plain.abs() < MATE_IN_MAX_PLY);
+    }
+
+    #[test]
+    fn defer_eldest_asks_about_and_marks_the_eldest_son_of_nodes_expected_to_fail_low_only() {
+        let knobs = TestKnobs {
+            defer_eldest: true,
+            ..TestKnobs::default()
+        };
+        let (events, score) = record_with(FEN, 7, false, false, knobs);
+        let (serial_events, serial_score) = record(FEN, 7, false);
+        assert_eq!(
+            score, serial_score,
+            "asking and marking change nothing by themselves"
+        );
+        let eldest_asks: Vec<usize> = (0..events.len())
+            .filter(|&i| matches!(events[i], Event::Ask { place: 0, .. }))
+            .collect();
+        assert!(
+            eldest_asks.len() > 50,
+            "too few eldest sons asked about: {}",
+            eldest_asks.len()
+        );
+        assert!(
+            !serial_events
+                .iter()
+                .any(|e| matches!(e, Event::Ask { place: 0, .. }))
+        );
+        // Each eldest son asked about is marked while searched, as a younger brother is (note 5.1's exception).
+        for &i in &eldest_asks {
+            let Event::Ask { key, mv, .. } = events[i] else {
+                unreachable!()
+            };
+            assert_eq!(events[i + 1], Event::Start { key, mv }, "event {i}");
+        }
+        // Not every node: the root and the other PV nodes, and nodes expected to fail high, still search their
+        // eldest son regardless, so some visits ask from place 1.
+        assert!(asked_places(&events).iter().any(|places| places[0] == 1));
+        // Everything deferred, eldest sons included: the second pass searches them all in their order, the eldest
+        // son with its full window, and the search is the plain one.
+        let (_, all_deferred) = record_with(FEN, 7, true, false, knobs);
+        assert_eq!(all_deferred, serial_score);
     }
 
     /// The places each visit of a node asked its younger brothers at, in order (visits with two asks or more).

@@ -467,6 +467,20 @@ fn window_updates_by_default_restart_ybwc_brothers_below_eight_threads_only() {
 }
 
 #[test]
+fn defer_eldest_defers_eldest_sons_and_still_finds_mates_and_the_depth_asked_for() {
+    // With `DeferEldest` a thread that finds another in the eldest son of a null-window node expected to fail low
+    // takes a younger brother first (`deferred_eldest_sons`); with one thread the search is the plain one.
+    assert_a_knob_reacting_to_other_threads_keeps_the_searches_sound(
+        &[
+            (ParallelAlgorithm::Abdada, "DeferEldest"),
+            (ParallelAlgorithm::SimplifiedAbdada, "DeferEldest"),
+        ],
+        |s| s.deferred_eldest_sons,
+        true,
+    );
+}
+
+#[test]
 fn shared_alpha_takes_up_other_threads_raises_and_still_finds_mates_and_the_depth_asked_for() {
     // With `SharedAlpha` a thread in a PV node raises its alpha to another thread's stored raise and searches
     // that thread's move when it reaches it (`alpha_adoptions`).

@@ -674,6 +674,7 @@ mod tests {
                 "option name SharedWindows type check default false",
                 "option name SharedAlpha type check default false",
                 "option name BrothersKeepPlaces type check default true",
+                "option name DeferEldest type check default false",
                 "option name StaggeredDepths type check default false",
                 "option name AbdadaHistory type combo default shared var shared var own var copy",
                 "option name SimplifiedAbdadaHistory type combo default shared var shared var own var copy",

@@ -455,6 +455,12 @@ pub struct ParallelSettings {
     /// when false they count only the moves this thread has searched, and each deferral makes every later
     /// brother one move "earlier" — reduced and pruned less.
     pub brothers_keep_places: bool,
+    /// Both ABDADAs: at a null-window node not expected to fail high (its static evaluation below beta, or in
+    /// check) the eldest son is deferred too when another thread is in it. Weill and Kerrigan search the eldest
+    /// son regardless, so that its result narrows the window of the brothers; a null window cannot narrow, and
+    /// at a node expected to fail low every son is searched anyway, so the thread that finds another in the
+    /// eldest son takes a younger brother instead of following it down its path.
+    pub defer_eldest: bool,
     /// Both ABDADAs: odd helpers search each iteration one ply deeper than the main thread, as lazy SMP's do, so
     /// a helper walks the next iteration's leftmost path while the main thread finishes the current one.
     pub abdada_staggered_depths: bool,
@@ -519,6 +525,7 @@ impl Default for ParallelSettings {
             simplified_abdada_pv_ancestor_checks: true,
             pv_ancestor_min_depth: CUTOFF_CHECK_MIN_DEPTH,
             brothers_keep_places: true,
+            defer_eldest: false,
             abdada_staggered_depths: false,
             abdada_history: HelperHistory::Shared,
             simplified_abdada_history: HelperHistory::Shared,
@@ -1034,6 +1041,15 @@ pub static KNOBS: &[Knob] = &[
         help: "both ABDADAs: moves searched after a deferred move keep their serial place in the move loop (late-move reductions and pruning count the deferred moves)",
         get: |s| KnobValue::Bool(s.brothers_keep_places),
         set: |s, v| s.brothers_keep_places = boolean(v),
+    },
+    Knob {
+        name: "DeferEldest",
+        flag: "defer-eldest",
+        algorithms: &[ParallelAlgorithm::Abdada, ParallelAlgorithm::SimplifiedAbdada],
+        kind: KnobKind::Check,
+        help: "both ABDADAs: at a null-window node not expected to fail high, the eldest son is deferred too when another thread is in it (Weill, Kerrigan: the eldest son regardless)",
+        get: |s| KnobValue::Bool(s.defer_eldest),
+        set: |s, v| s.defer_eldest = boolean(v),
     },
     Knob {
         name: "StaggeredDepths",
