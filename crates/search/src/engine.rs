@@ -701,6 +701,7 @@ impl Engine {
                     spin: settings.ybwc_spin,
                     split_group: settings.ybwc_split_group,
                     split_killers: settings.ybwc_split_killers,
+                    wait_for_research: settings.ybwc_wait_for_research,
                 });
                 let plan = plan.with_hooks(&hooks);
                 let main = &mut workers[0];

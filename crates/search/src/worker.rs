@@ -22,7 +22,7 @@ use eldest_tt::{
 };
 use smallvec::SmallVec;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicUsize, Ordering};
 
 /// The deepest ply a search may reach; beyond it the static evaluation is returned.
 ///
@@ -226,6 +226,9 @@ pub struct ThreadStats {
     /// the split point's alpha; the ABDADAs' younger brothers of PV nodes stopped and searched again because
     /// another thread raised the node's alpha.
     pub window_restarts: u64,
+    /// YBWC's `WaitForResearch`: tasks of PV split points that ended because a brother was being searched again
+    /// with the full window (their threads helped inside that search; each task was offered again after it).
+    pub research_waits: u64,
     /// Nodes searched a second time: main-search nodes whose result another thread had stored by the time
     /// this thread finished them (the table answered the node's window at its depth then, though not when the
     /// node was entered), each with the nodes below it that belong to no deeper main-search node (its
@@ -390,6 +393,7 @@ impl ThreadStats {
         self.speculative_nodes += other.speculative_nodes;
         self.abandoned_nodes += other.abandoned_nodes;
         self.window_restarts += other.window_restarts;
+        self.research_waits += other.research_waits;
         self.duplicate_nodes += other.duplicate_nodes;
         self.split_wait_ns += other.split_wait_ns;
         self.task_busy_ns += other.task_busy_ns;
@@ -641,6 +645,11 @@ pub struct Worker {
     /// YBWC: the cutoff flag of the innermost split point this worker searches below; set means the work is no
     /// longer needed (flags of the split points above reach it through their links).
     pub(crate) cutoff: Option<Arc<Cutoff>>,
+    /// YBWC's `WaitForResearch`, in a task of a PV split point: the split node's ply and the split point's count
+    /// of brothers being searched again with the full window, which this worker raises when its brother is.
+    pub(crate) split_research: Option<(usize, Arc<AtomicUsize>)>,
+    /// Whether this worker's brother is counted in `split_research`'s count now.
+    pub(crate) research_announced: bool,
     /// Ancestor checks: the main-search nodes of the current path by ply, as their own table probe saw them.
     path: Box<[PathNode; MAX_PLY + 2]>,
     /// Ancestor checks: main-search nodes until the next re-probe of the path.
@@ -781,6 +790,8 @@ impl Worker {
             partial_root: None,
             root_move_nodes: Vec::new(),
             cutoff: None,
+            split_research: None,
+            research_announced: false,
             path: Box::new([PathNode::default(); MAX_PLY + 2]),
             ancestor_countdown: ANCESTOR_CHECK_INTERVAL,
             stop_countdown: CHECK_INTERVAL,
@@ -1845,6 +1856,15 @@ impl<H: SearchHooks> SearchContext<'_, '_, H> {
             }
             if PV && score > alpha && score < beta && !self.worker.stopped {
                 self.worker.stats.profile.pv_researches += 1;
+                // YBWC's `WaitForResearch`: at a PV split point the brothers not yet handed out wait for this
+                // search, as for an eldest son.
+                if let Some((split_ply, researching)) = &self.worker.split_research
+                    && *split_ply == ply
+                    && !self.worker.research_announced
+                {
+                    researching.fetch_add(1, Ordering::SeqCst);
+                    self.worker.research_announced = true;
+                }
                 score = -self.search::<true>(&child, -beta, -alpha, new_depth, ply + 1, false);
             }
             score

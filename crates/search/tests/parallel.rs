@@ -633,6 +633,18 @@ fn window_updates_restart_brothers_a_raise_left_behind_and_still_find_mates_and_
 }
 
 #[test]
+fn wait_for_research_parks_brothers_behind_a_re_search_and_still_finds_mates_and_the_depth_asked_for() {
+    // With `WaitForResearch` a PV split point hands out no brother while another is searched again with the full
+    // window: the tasks that stop for it (`research_waits`) are offered again when it returns, so every brother
+    // is still searched and the searches stay sound; with one thread the search is the plain one.
+    assert_a_knob_reacting_to_other_threads_keeps_the_searches_sound(
+        &[(ParallelAlgorithm::Ybwc, "WaitForResearch")],
+        |s| s.research_waits,
+        true,
+    );
+}
+
+#[test]
 fn ybwc_with_a_split_group_of_two_still_splits_counts_and_finds_mates() {
     let fen = "r1bq1rk1/ppp1nppp/4n3/3p3Q/3P4/1BP1B3/PP1N2PP/R4RK1 w - - 1 16";
     let mut engine = Engine::new(16).unwrap();

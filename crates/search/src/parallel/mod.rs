@@ -396,6 +396,13 @@ pub struct ParallelSettings {
     /// the next and on to the node's later brothers; when false (Stockfish 6, Crafty) a task keeps those it
     /// finds to itself and the splitting thread searches on with the killers it had before the split.
     pub ybwc_split_killers: bool,
+    /// YBWC: at a PV split point, a brother that beats alpha in its null-window search and is searched again
+    /// with the full window is waited for as an eldest son is: no further brother is handed out until that
+    /// search returns, and the threads that would have taken one help inside it instead. Its result may cut
+    /// the node (the aspiration bound, at the PV nodes of the leftmost path) or raise alpha, and the brothers
+    /// searched meanwhile against the old alpha are then wasted or searched again; when false (Stockfish 6,
+    /// Crafty) the other threads go on with the brothers.
+    pub ybwc_wait_for_research: bool,
     /// YBWC: while a search runs, idle pool threads poll for split-point work without sleeping (Crafty's and
     /// Stockfish 6's threads spin between split points); when false they sleep in rayon's idle loop and a split
     /// point wakes them.
@@ -512,6 +519,7 @@ impl Default for ParallelSettings {
             ybwc_helper_history: HelperHistory::Shared,
             ybwc_spin: true,
             ybwc_split_killers: false,
+            ybwc_wait_for_research: false,
             abdada_min_depth: 3,
             abdada_enter_before_pruning: false,
             abdada_nproc_table: false,
@@ -871,6 +879,15 @@ pub static KNOBS: &[Knob] = &[
         help: "YBWC: the killers found below a split point's brothers pass to the next brother and back to the splitting thread (false: each task keeps its own, as in Stockfish 6 and Crafty)",
         get: |s| KnobValue::Bool(s.ybwc_split_killers),
         set: |s, v| s.ybwc_split_killers = boolean(v),
+    },
+    Knob {
+        name: "WaitForResearch",
+        flag: "wait-for-research",
+        algorithms: &[ParallelAlgorithm::Ybwc],
+        kind: KnobKind::Check,
+        help: "YBWC: at a PV split point, a brother searched again with the full window after beating alpha is waited for as an eldest son is, the other threads helping inside it (false: they go on with the brothers, as in Stockfish 6 and Crafty)",
+        get: |s| KnobValue::Bool(s.ybwc_wait_for_research),
+        set: |s, v| s.ybwc_wait_for_research = boolean(v),
     },
     Knob {
         name: "AbdadaMinDepth",

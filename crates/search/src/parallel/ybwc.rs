@@ -159,6 +159,9 @@ pub struct YbwcPool {
     /// `SplitKillers`: the killers found below a split point's brothers go on to the next brother searched
     /// there and back to the splitting thread.
     split_killers: AtomicBool,
+    /// `WaitForResearch`: a PV split point hands out no brother while one of its brothers is searched again
+    /// with the full window.
+    wait_for_research: AtomicBool,
 }
 
 impl YbwcPool {
@@ -182,6 +185,7 @@ impl YbwcPool {
             spin: AtomicBool::new(false),
             split_group: AtomicUsize::new(usize::MAX),
             split_killers: AtomicBool::new(false),
+            wait_for_research: AtomicBool::new(false),
         }
     }
 
@@ -220,9 +224,11 @@ impl YbwcPool {
             spin,
             split_group,
             split_killers,
+            wait_for_research,
         } = settings;
         self.working.store(1, Ordering::Relaxed);
         self.split_killers.store(split_killers, Ordering::Relaxed);
+        self.wait_for_research.store(wait_for_research, Ordering::Relaxed);
         self.split_group.store(split_group, Ordering::Relaxed);
         self.helper_history.store(helper_history as u8, Ordering::Relaxed);
         self.spin.store(spin, Ordering::Relaxed);
@@ -284,6 +290,8 @@ pub(crate) struct PoolSettings {
     pub(crate) split_group: usize,
     /// `SplitKillers`.
     pub(crate) split_killers: bool,
+    /// `WaitForResearch`.
+    pub(crate) wait_for_research: bool,
 }
 
 /// A split point's cutoff flag, linked to the flags of the split points opened below it.
@@ -346,6 +354,12 @@ struct SplitPoint {
     /// `SplitKillers`: the killers of the plies below the node as the last brother searched to the end left
     /// them (the splitting thread's at the start), as the serial search hands them from brother to brother.
     killers: Mutex<Killers>,
+    /// `WaitForResearch`: the brothers being searched again with the full window now (the count is shared with
+    /// the workers searching them, which raise it from inside the move's search).
+    researching: Arc<AtomicUsize>,
+    /// `WaitForResearch`: tasks that ended because a brother was being searched again, to be offered once more
+    /// when no brother is.
+    parked: AtomicUsize,
 }
 
 impl SplitPoint {
@@ -363,6 +377,8 @@ impl SplitPoint {
             brother_nodes: (0..brothers).map(|_| AtomicU64::new(0)).collect(),
             in_flight: Mutex::new(Vec::new()),
             killers: Mutex::new(*killers),
+            researching: Arc::new(AtomicUsize::new(0)),
+            parked: AtomicUsize::new(0),
         }
     }
 
@@ -376,6 +392,43 @@ impl SplitPoint {
     /// are the ones the next brother starts with.
     fn take_killers_from(&self, worker: &Worker, ply: usize) {
         lock(&self.killers)[ply + 1..].copy_from_slice(&worker.killers[ply + 1..]);
+    }
+
+    /// `WaitForResearch`: whether a task ends here, before taking a brother, because another brother is being
+    /// searched again with the full window. Counted as parked, it is offered again when that search returns
+    /// ([`Self::research_ended`]); a task that does not park takes the next brother.
+    fn parks(&self) -> bool {
+        if self.researching.load(Ordering::SeqCst) == 0 {
+            return false;
+        }
+        self.parked.fetch_add(1, Ordering::SeqCst);
+        // Looked at again after counting itself: a search that returned in between may not have seen the count.
+        if self.researching.load(Ordering::SeqCst) > 0 {
+            return true;
+        }
+        // Take the count back, unless a returning search took it already and offers a task in its place.
+        let mut parked = self.parked.load(Ordering::SeqCst);
+        while parked > 0 {
+            match self
+                .parked
+                .compare_exchange(parked, parked - 1, Ordering::SeqCst, Ordering::SeqCst)
+            {
+                Ok(_) => return false,
+                Err(now) => parked = now,
+            }
+        }
+        true
+    }
+
+    /// `WaitForResearch`: a brother's search with the full window returned (its worker had raised
+    /// `researching`). Returns how many parked tasks to offer again: all of them once no brother is searched
+    /// again, none while one still is or when the split point is cut off (nothing is left to search).
+    fn research_ended(&self) -> usize {
+        if self.researching.fetch_sub(1, Ordering::SeqCst) == 1 && !self.cutoff.is_set() {
+            self.parked.swap(0, Ordering::SeqCst)
+        } else {
+            0
+        }
     }
 
     /// A brother came back with `score`: the split point's alpha rises to it, and a raise below `beta` stops
@@ -440,14 +493,11 @@ impl<H: SearchHooks> SearchContext<'_, '_, H> {
         let waiting = Instant::now();
         // This thread stops counting as working while it waits; the tasks it runs itself count again.
         pool.working.fetch_sub(1, Ordering::Relaxed);
-        let unfinished = AtomicUsize::new(tasks);
+        let unfinished = AtomicUsize::new(0);
         rayon::scope(|scope| {
             let unfinished = &unfinished;
             for _ in 0..tasks {
-                scope.spawn(move |_| {
-                    job.run::<PV>();
-                    unfinished.fetch_sub(1, Ordering::Release);
-                });
+                job.offer::<PV>(scope, unfinished);
             }
             if pool.spin.load(Ordering::Relaxed) {
                 // Run tasks here (this thread's own first, then the others' nested ones) until all are done,
@@ -503,6 +553,8 @@ impl Worker {
         self.root_excluded.clone_from(&master.root_excluded);
         self.root_allowed.clone_from(&master.root_allowed);
         self.cutoff = Some(Arc::clone(cutoff));
+        self.split_research = None;
+        self.research_announced = false;
         self.role = ThreadRole::SplitTask;
         self.stoppable = master.stoppable;
         self.iteration_depth = master.iteration_depth;
@@ -534,9 +586,45 @@ impl<H> Clone for SplitJob<'_, '_, H> {
 
 impl<H> Copy for SplitJob<'_, '_, H> {}
 
-impl<H: SearchHooks> SplitJob<'_, '_, H> {
+impl<'j, 's, H: SearchHooks> SplitJob<'j, 's, H> {
+    /// Offers one task (one thread's share of the brothers) to the pool: the thread that opened the split
+    /// point runs one itself, idle threads steal the others. `unfinished` counts the tasks not yet done.
+    fn offer<'scope, const PV: bool>(self, scope: &rayon::Scope<'scope>, unfinished: &'scope AtomicUsize)
+    where
+        'j: 'scope,
+        's: 'scope,
+    {
+        unfinished.fetch_add(1, Ordering::Relaxed);
+        scope.spawn(move |scope| {
+            self.run::<PV>(scope, unfinished);
+            unfinished.fetch_sub(1, Ordering::Release);
+        });
+    }
+
+    /// `WaitForResearch`: `worker`'s brother is no longer searched again with the full window; when no brother
+    /// is, the tasks that ended meanwhile are offered again (unless the split point is cut off).
+    fn research_done<'scope, const PV: bool>(
+        self,
+        worker: &mut Worker,
+        scope: &rayon::Scope<'scope>,
+        unfinished: &'scope AtomicUsize,
+    ) where
+        'j: 'scope,
+        's: 'scope,
+    {
+        if std::mem::take(&mut worker.research_announced) {
+            for _ in 0..self.point.research_ended() {
+                self.offer::<PV>(scope, unfinished);
+            }
+        }
+    }
+
     /// One task: takes brothers from the split point's list until none is left or the point is cut off.
-    fn run<const PV: bool>(self) {
+    fn run<'scope, const PV: bool>(self, scope: &rayon::Scope<'scope>, unfinished: &'scope AtomicUsize)
+    where
+        'j: 'scope,
+        's: 'scope,
+    {
         let SplitJob {
             shared,
             hooks,
@@ -551,10 +639,18 @@ impl<H: SearchHooks> SplitJob<'_, '_, H> {
         // Only a PV split point's alpha rises without a cutoff.
         let window_updates = PV && shared.window_updates;
         let split_killers = pool.split_killers.load(Ordering::Relaxed);
+        // Only a PV split point's brothers are searched again with the full window.
+        let wait_for_research = PV && pool.wait_for_research.load(Ordering::Relaxed);
         let mut state: Option<(usize, Worker)> = None;
         let mut totals = ThreadStats::default();
         let mut working = false;
         loop {
+            // `WaitForResearch`: a brother searched again with the full window is the node's new best guess, as
+            // the eldest son was: the brothers wait for it, and this thread, now idle, helps inside it.
+            if wait_for_research && point.parks() {
+                totals.research_waits += 1;
+                break;
+            }
             let index = point.next.fetch_add(1, Ordering::Relaxed);
             let Some(&this) = brothers.get(index) else {
                 break;
@@ -571,6 +667,9 @@ impl<H: SearchHooks> SplitJob<'_, '_, H> {
             let (_, worker) = state.get_or_insert_with(|| {
                 let (thread, mut worker) = pool.take_state();
                 worker.join_split(master, node.ply, &point.cutoff, pool.helper_history());
+                if wait_for_research {
+                    worker.split_research = Some((node.ply, Arc::clone(&point.researching)));
+                }
                 (thread, worker)
             });
             worker.stats = ThreadStats::default();
@@ -613,6 +712,8 @@ impl<H: SearchHooks> SplitJob<'_, '_, H> {
                 {
                     break outcome;
                 }
+                // Searched again from the start: against the raised alpha it may not fail high at all.
+                self.research_done::<PV>(context.worker, scope, unfinished);
                 context.worker.stopped = false;
                 context.worker.stats.window_restarts += 1;
             };
@@ -623,6 +724,7 @@ impl<H: SearchHooks> SplitJob<'_, '_, H> {
                 lock(&point.root_move_nodes).push((this.mv, worker.stats.nodes));
             }
             if stopped {
+                self.research_done::<PV>(worker, scope, unfinished);
                 totals.aborted_tasks += 1;
                 continue;
             }
@@ -630,6 +732,7 @@ impl<H: SearchHooks> SplitJob<'_, '_, H> {
                 point.take_killers_from(worker, node.ply);
             }
             let MoveOutcome::Searched(score) = outcome else {
+                self.research_done::<PV>(worker, scope, unfinished);
                 continue;
             };
             point.searched.fetch_add(1, Ordering::Relaxed);
@@ -644,12 +747,15 @@ impl<H: SearchHooks> SplitJob<'_, '_, H> {
                 point.first_cut.fetch_min(index, Ordering::Relaxed);
                 point.cutoff.set();
             }
+            // After the cutoff or the raise: a task offered again must see them.
+            self.research_done::<PV>(worker, scope, unfinished);
         }
         if working {
             pool.working.fetch_sub(1, Ordering::Relaxed);
         }
         if let Some((thread, mut worker)) = state {
             worker.cutoff = None;
+            worker.split_research = None;
             pool.return_state(thread, worker);
         }
         // This task's own work is its time minus its waits at split points it opened; the work of the tasks below
@@ -822,12 +928,48 @@ mod tests {
 
     const NO_KILLERS: Killers = [[None; 2]; crate::worker::MAX_PLY + 2];
 
+    #[test]
+    fn tasks_park_behind_a_re_search_and_are_offered_again_when_the_last_one_returns() {
+        let point = SplitPoint::new(0, None, 8, &NO_KILLERS);
+        assert!(!point.parks(), "no brother searched again: take the next one");
+        // Two brothers searched again at once; three tasks park meanwhile.
+        point.researching.fetch_add(2, Ordering::SeqCst);
+        assert!(point.parks() && point.parks() && point.parks());
+        assert_eq!(point.research_ended(), 0, "one re-search still runs");
+        assert!(point.parks());
+        assert_eq!(point.research_ended(), 4, "every parked task is offered again");
+        assert_eq!(point.parked.load(Ordering::SeqCst), 0);
+        assert!(!point.parks());
+        // A cut split point offers nothing again: no brother is left to search.
+        point.researching.fetch_add(1, Ordering::SeqCst);
+        assert!(point.parks());
+        point.cutoff.set();
+        assert_eq!(point.research_ended(), 0);
+    }
+
+    #[test]
+    fn parking_and_offering_again_race_without_losing_a_task() {
+        // A task counts itself parked and a re-search returns at the same moment, many times over: every task
+        // either goes on (it saw the re-search end) or is offered again, never both and never neither.
+        for _ in 0..2000 {
+            let point = SplitPoint::new(0, None, 8, &NO_KILLERS);
+            point.researching.fetch_add(1, Ordering::SeqCst);
+            let (parked, offered) = std::thread::scope(|scope| {
+                let parker = scope.spawn(|| point.parks());
+                let ender = scope.spawn(|| point.research_ended());
+                (parker.join().unwrap(), ender.join().unwrap())
+            });
+            assert_eq!(usize::from(parked), offered, "parked {parked}, offered {offered}");
+        }
+    }
+
     fn settings(helper_history: HelperHistory, spin: bool, split_group: usize) -> PoolSettings {
         PoolSettings {
             helper_history,
             spin,
             split_group,
             split_killers: false,
+            wait_for_research: false,
         }
     }
 
