@@ -553,8 +553,6 @@ impl Worker {
         self.root_excluded.clone_from(&master.root_excluded);
         self.root_allowed.clone_from(&master.root_allowed);
         self.cutoff = Some(Arc::clone(cutoff));
-        self.split_research = None;
-        self.research_announced = false;
         self.role = ThreadRole::SplitTask;
         self.stoppable = master.stoppable;
         self.iteration_depth = master.iteration_depth;
@@ -731,8 +729,8 @@ impl<'j, 's, H: SearchHooks> SplitJob<'j, 's, H> {
             if split_killers {
                 point.take_killers_from(worker, node.ply);
             }
+            // Pruned and deferred moves come back before any re-search: nothing to end.
             let MoveOutcome::Searched(score) = outcome else {
-                self.research_done::<PV>(worker, scope, unfinished);
                 continue;
             };
             point.searched.fetch_add(1, Ordering::Relaxed);
