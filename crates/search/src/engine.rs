@@ -13,6 +13,7 @@ use crate::limits::{SearchControl, SearchLimits, SearchOptions};
 use crate::parallel::abdada::AbdadaHooks;
 use crate::parallel::lazy::{Ballot, choose_ballot, lazy_helper_depth, vote_applies};
 use crate::parallel::pool::SearchPool;
+use crate::parallel::researches::ResearchBoard;
 use crate::parallel::simplified_abdada::{
     CsTableKind, CurrentlySearching, DashCurrentlySearching, SimplifiedAbdadaHooks,
 };
@@ -597,6 +598,8 @@ impl Engine {
             algorithm,
             ParallelAlgorithm::Abdada | ParallelAlgorithm::SimplifiedAbdada
         );
+        let research_board =
+            (abdadas && settings.help_research_depth > 0 && self.workers.len() > 1).then(ResearchBoard::new);
         let window_updates = settings.window_updates_for(algorithm, self.workers.len());
         // Only the ABDADAs' helpers may share the main thread's history; lazy SMP's keep their own, and YBWC's
         // split-point tasks take theirs at each join. A handle left shared by an earlier search becomes private.
@@ -624,6 +627,8 @@ impl Engine {
             brothers_keep_places: settings.brothers_keep_places,
             expected_cut_sons: if abdadas { settings.expected_cut_sons } else { 1 },
             defer_eldest: abdadas && settings.defer_eldest,
+            research_board: research_board.as_ref(),
+            help_research_depth: settings.help_research_depth,
             // The ABDADAs' window updates restart a move for the raises `SharedAlpha` stores and takes up.
             shared_alpha: abdadas && (settings.shared_alpha || window_updates) && self.workers.len() > 1,
             window_updates,

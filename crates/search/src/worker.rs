@@ -10,6 +10,7 @@ use crate::hooks::{MoveContext, SearchHooks};
 use crate::limits::SearchControl;
 use crate::nnue::AccumulatorStack;
 use crate::ordering::{History, MovePicker, PickerKind, is_losing_noisy};
+use crate::parallel::researches::ResearchBoard;
 use crate::parallel::windows::{RootWindow, RootWindows};
 use crate::parallel::ybwc::Cutoff;
 use crate::params::{Reductions, SearchParams};
@@ -112,6 +113,12 @@ pub struct SharedSearch<'a> {
     /// The ABDADAs' `DeferEldest`: a null-window node not expected to fail high asks whether to defer its eldest
     /// son too (and marks it while searching it).
     pub defer_eldest: bool,
+    /// The ABDADAs' `HelpResearchDepth` (several threads): the board on which PV nodes of at least
+    /// `help_research_depth` post the brothers they search again with the full window, for the node's other
+    /// threads to join.
+    pub research_board: Option<&'a ResearchBoard>,
+    /// The least remaining depth of the PV nodes that post and read `research_board`.
+    pub help_research_depth: i32,
     /// The ABDADAs' `SharedAlpha` (several threads): PV nodes publish each raise of alpha in the table and read
     /// the other threads' before each move.
     pub shared_alpha: bool,
@@ -229,6 +236,9 @@ pub struct ThreadStats {
     /// YBWC's `WaitForResearch`: tasks of PV split points that ended because a brother was being searched again
     /// with the full window (their threads helped inside that search; each task was offered again after it).
     pub research_waits: u64,
+    /// The ABDADAs' `HelpResearchDepth`: brothers of PV nodes this thread searched with the full window, before
+    /// its own next brother, because another thread was searching them again with it.
+    pub research_helps: u64,
     /// Nodes searched a second time: main-search nodes whose result another thread had stored by the time
     /// this thread finished them (the table answered the node's window at its depth then, though not when the
     /// node was entered), each with the nodes below it that belong to no deeper main-search node (its
@@ -394,6 +404,7 @@ impl ThreadStats {
         self.abandoned_nodes += other.abandoned_nodes;
         self.window_restarts += other.window_restarts;
         self.research_waits += other.research_waits;
+        self.research_helps += other.research_helps;
         self.duplicate_nodes += other.duplicate_nodes;
         self.split_wait_ns += other.split_wait_ns;
         self.task_busy_ns += other.task_busy_ns;
@@ -516,6 +527,9 @@ pub(crate) struct MoveInLoop {
     pub(crate) order: i32,
     /// Whether it is searched in the second pass.
     pub(crate) is_deferred: bool,
+    /// The ABDADAs' `HelpResearchDepth`: searched with the full window at once, out of turn, because another
+    /// thread is searching it again with the full window.
+    pub(crate) joins_research: bool,
     /// Moves searched before it in the first pass (0: the eldest son). A deferred move keeps its first-pass
     /// place, so the second pass reduces it as the first would have.
     pub(crate) moves_searched: usize,
@@ -1245,6 +1259,12 @@ impl<H: SearchHooks> SearchContext<'_, '_, H> {
         // brother this thread is searching; the brother is searched again at once, against the raised alpha.
         let restarts_brothers = shares_alpha && self.shared.window_updates;
         let mut restarted: Option<MoveInLoop> = None;
+        // `HelpResearchDepth` (the ABDADAs): before each move this PV node looks for a brother another thread is
+        // searching again with the full window, and joins it; the moves it has searched it neither joins nor
+        // searches again when its own loop comes to them.
+        let joins_researches =
+            PV && depth >= self.shared.help_research_depth && self.shared.research_board.is_some();
+        let mut searched_moves: SmallVec<[Move; 16]> = SmallVec::new();
         // The move and score of the last raise taken up from another thread.
         let mut adopted: Option<(Move, i32)> = None;
 
@@ -1283,6 +1303,7 @@ impl<H: SearchHooks> SearchContext<'_, '_, H> {
                             mv,
                             order,
                             is_deferred: false,
+                            joins_research: false,
                             moves_searched: moves_searched + brothers.len(),
                             quiets_tried: quiets,
                             place: moves_searched + brothers.len(),
@@ -1334,12 +1355,24 @@ impl<H: SearchHooks> SearchContext<'_, '_, H> {
                 mv,
                 order,
                 is_deferred: false,
+                joins_research: false,
                 moves_searched: moves_searched + places_deferred,
                 quiets_tried: quiets_tried.len() + quiets_deferred,
                 place: moves_searched + deferred.len(),
             };
+            let research = if joins_researches && moves_searched >= 1 && restarted.is_none() {
+                self.research_to_join(&node, excluded, &searched_moves)
+            } else {
+                None
+            };
             let next = if let Some(this) = restarted.take() {
                 Some(this)
+            } else if let Some(mv) = research {
+                Some(MoveInLoop {
+                    is_deferred: true,
+                    joins_research: true,
+                    ..first_pass(mv, 0)
+                })
             } else if let Some(mv) = pending_tt_move.take() {
                 Some(first_pass(mv, i32::MAX))
             } else if let Some((mv, order)) = {
@@ -1364,6 +1397,10 @@ impl<H: SearchHooks> SearchContext<'_, '_, H> {
             };
             let mv = this.mv;
             if root && self.worker.is_root_move_ruled_out(mv) {
+                continue;
+            }
+            // Joined while another thread searched it again, before this loop came to it.
+            if joins_researches && !this.joins_research && searched_moves.contains(&mv) {
                 continue;
             }
             let quiet = !mv.is_noisy();
@@ -1422,6 +1459,9 @@ impl<H: SearchHooks> SearchContext<'_, '_, H> {
             moves_searched += 1;
             if shares_alpha {
                 searched_here.push(mv);
+            }
+            if joins_researches {
+                searched_moves.push(mv);
             }
             if restarts_brothers {
                 self.worker.path[ply].searched_moves |= move_bit(mv);
@@ -1530,6 +1570,23 @@ impl<H: SearchHooks> SearchContext<'_, '_, H> {
             );
         }
         best_score
+    }
+
+    /// `HelpResearchDepth`: the brother another thread is searching again with the full window at this PV node,
+    /// if this thread has not searched it and may (the table's posts are keyed by the node's upper key bits
+    /// alone, so a move posted for another node must prove legal here).
+    fn research_to_join(
+        &self,
+        node: &NodeFacts<'_>,
+        excluded: Option<Move>,
+        searched: &[Move],
+    ) -> Option<Move> {
+        let mv = self.shared.research_board?.posted(node.key)?;
+        (Some(mv) != excluded
+            && !searched.contains(&mv)
+            && !(node.root && self.worker.is_root_move_ruled_out(mv))
+            && node.position.is_legal(mv))
+        .then_some(mv)
     }
 
     /// `SharedAlpha`: the alpha this PV node's search goes on with when another thread in the node has stored
@@ -1754,6 +1811,7 @@ impl<H: SearchHooks> SearchContext<'_, '_, H> {
             mv,
             order,
             is_deferred,
+            joins_research,
             moves_searched,
             quiets_tried,
             place: _,
@@ -1828,6 +1886,11 @@ impl<H: SearchHooks> SearchContext<'_, '_, H> {
                 self.hooks.finished_move(key, mv, depth);
             }
             score
+        } else if joins_research {
+            // Another thread found this brother above alpha and searches it with the full window: so does this
+            // one, unreduced and unmarked (note 5.2), as the serial search would next.
+            self.worker.stats.research_helps += 1;
+            -self.search::<PV>(&child, -beta, -alpha, new_depth, ply + 1, false)
         } else {
             let mut reduction = 0;
             if depth >= 3 && moves_searched >= 2 + usize::from(PV) && quiet && !in_check && !gives_check {
@@ -1865,7 +1928,16 @@ impl<H: SearchHooks> SearchContext<'_, '_, H> {
                     researching.fetch_add(1, Ordering::SeqCst);
                     self.worker.research_announced = true;
                 }
+                // The ABDADAs' `HelpResearchDepth`: posted for the node's other threads to join.
+                let post = self
+                    .shared
+                    .research_board
+                    .filter(|_| depth >= self.shared.help_research_depth)
+                    .map(|board| (board, board.post(key, mv)));
                 score = -self.search::<true>(&child, -beta, -alpha, new_depth, ply + 1, false);
+                if let Some((board, post)) = post {
+                    board.withdraw(post);
+                }
             }
             score
         };
@@ -2133,6 +2205,9 @@ mod hook_rules {
         pv_ancestor_min_depth: Option<i32>,
         expected_cut_sons: usize,
         defer_eldest: bool,
+        /// `HelpResearchDepth` 1, with this move posted for the root before each iteration as if another thread
+        /// searched it again with the full window.
+        posted_at_root: Option<Move>,
     }
 
     impl Default for TestKnobs {
@@ -2144,6 +2219,7 @@ mod hook_rules {
                 pv_ancestor_min_depth: None,
                 expected_cut_sons: 1,
                 defer_eldest: false,
+                posted_at_root: None,
             }
         }
     }
@@ -2166,6 +2242,7 @@ mod hook_rules {
             &Default::default(),
         );
         let counters = [AtomicU64::new(0)];
+        let research_board = ResearchBoard::new();
         let shared = SharedSearch {
             tt,
             control: &control,
@@ -2179,6 +2256,8 @@ mod hook_rules {
             brothers_keep_places: knobs.brothers_keep_places,
             expected_cut_sons: knobs.expected_cut_sons,
             defer_eldest: knobs.defer_eldest,
+            research_board: knobs.posted_at_root.map(|_| &research_board),
+            help_research_depth: 1,
             shared_alpha: knobs.shared_alpha,
             window_updates: knobs.window_updates,
             pv_ancestor_min_depth: knobs.pv_ancestor_min_depth,
@@ -2195,6 +2274,9 @@ mod hook_rules {
         worker.prepare(Arc::new(game));
         let mut score = 0;
         for d in 1..=depth {
+            if let Some(mv) = knobs.posted_at_root {
+                let _ = research_board.post(position.key(), mv);
+            }
             score = SearchContext {
                 worker: &mut worker,
                 shared: &shared,
@@ -2333,6 +2415,53 @@ mod hook_rules {
             entries(&with_probe) > entries(&after_pruning),
             "nodes pruned by null move or reverse futility are entered too"
         );
+    }
+
+    #[test]
+    fn a_brother_another_thread_searches_again_is_joined_unmarked_and_not_searched_twice() {
+        // `HelpResearchDepth`: a root brother posted as searched again with the full window by another thread is
+        // searched right after the eldest son, without asking whether to defer it or marking it (note 5.2), and
+        // the root's loop does not come to it again.
+        let root = Position::from_fen(FEN).unwrap().key();
+        let root_events_of = |events: &[Event], mv: Move| {
+            events
+                .iter()
+                .filter(|e| matches!(e, Event::Ask { key, mv: m, .. } | Event::Start { key, mv: m } if *key == root && *m == mv))
+                .count()
+        };
+        let (plain, _) = record(FEN, 6, false);
+        // The last root brother the plain search asked about: a late one, never the eldest.
+        let late = plain
+            .iter()
+            .rev()
+            .find_map(|e| match *e {
+                Event::Ask { key, mv, .. } if key == root => Some(mv),
+                _ => None,
+            })
+            .unwrap();
+        assert!(
+            root_events_of(&plain, late) >= 2,
+            "asked about and marked in the plain search"
+        );
+        let hooks = Recorder {
+            events: Mutex::new(Vec::new()),
+            defer_everything: false,
+            enter_with_probe: false,
+        };
+        let tt = TranspositionTable::new(16).unwrap();
+        let knobs = TestKnobs {
+            posted_at_root: Some(late),
+            ..TestKnobs::default()
+        };
+        let (score, stats, _) = search_with(FEN, 6, &tt, &hooks, knobs);
+        let joined = hooks.events.into_inner().unwrap();
+        assert_eq!(root_events_of(&joined, late), 0);
+        assert!(
+            stats.research_helps >= 1 && stats.research_helps <= 6,
+            "{}",
+            stats.research_helps
+        );
+        assert!(score.abs() < MATE_IN_MAX_PLY);
     }
 
     #[test]

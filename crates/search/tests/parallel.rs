@@ -388,13 +388,29 @@ fn assert_a_knob_reacting_to_other_threads_keeps_the_searches_sound(
     fired: fn(&ThreadStats) -> u64,
     fires_here: bool,
 ) {
+    assert_a_knob_set_to_react_to_other_threads_keeps_the_searches_sound(
+        knobs,
+        ["true", "false"],
+        fired,
+        fires_here,
+    );
+}
+
+/// The same for a knob whose values on and off are `values`.
+fn assert_a_knob_set_to_react_to_other_threads_keeps_the_searches_sound(
+    knobs: &[(ParallelAlgorithm, &str)],
+    values: [&str; 2],
+    fired: fn(&ThreadStats) -> u64,
+    fires_here: bool,
+) {
+    let [on_value, off_value] = values;
     for &(algorithm, knob) in knobs {
         for fen in eldest_search::bench::BENCH_POSITIONS.iter().take(3) {
             let mut plain = Engine::new(16).unwrap();
             let (_, expected) = search(&mut plain, fen, &depth(9), &options(algorithm.into(), 1));
             let mut with_knob = Engine::new(16).unwrap();
             let mut settings = options(algorithm.into(), 1);
-            settings.parallel.set_knob(knob, "true").unwrap();
+            settings.parallel.set_knob(knob, on_value).unwrap();
             let (_, outcome) = search(&mut with_knob, fen, &depth(9), &settings);
             assert_eq!(
                 outcome.nodes, expected.nodes,
@@ -409,7 +425,10 @@ fn assert_a_knob_reacting_to_other_threads_keeps_the_searches_sound(
             let label = format!("{algorithm}, {threads} threads, {knob} {on}");
             let mut engine = Engine::new(16).unwrap();
             let mut settings = options(algorithm.into(), threads);
-            settings.parallel.set_knob(knob, &on.to_string()).unwrap();
+            settings
+                .parallel
+                .set_knob(knob, if on { on_value } else { off_value })
+                .unwrap();
             assert_finds_short_mates(&mut engine, &settings, &label);
             let mut fired_total = 0;
             for fen in eldest_search::bench::BENCH_POSITIONS.iter().take(8) {
@@ -476,6 +495,21 @@ fn defer_eldest_defers_eldest_sons_and_still_finds_mates_and_the_depth_asked_for
             (ParallelAlgorithm::SimplifiedAbdada, "DeferEldest"),
         ],
         |s| s.deferred_eldest_sons,
+        true,
+    );
+}
+
+#[test]
+fn help_research_depth_joins_other_threads_re_searches_and_still_finds_mates_and_the_depth_asked_for() {
+    // With `HelpResearchDepth` a thread at a PV node searches a brother another thread is searching again with
+    // the full window before its own next brother (`research_helps`); with one thread the search is the plain one.
+    assert_a_knob_set_to_react_to_other_threads_keeps_the_searches_sound(
+        &[
+            (ParallelAlgorithm::Abdada, "HelpResearchDepth"),
+            (ParallelAlgorithm::SimplifiedAbdada, "HelpResearchDepth"),
+        ],
+        ["2", "0"],
+        |s| s.research_helps,
         true,
     );
 }

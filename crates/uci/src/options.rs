@@ -676,6 +676,7 @@ mod tests {
                 "option name SharedAlpha type check default false",
                 "option name BrothersKeepPlaces type check default true",
                 "option name DeferEldest type check default false",
+                "option name HelpResearchDepth type spin default 0 min 0 max 64",
                 "option name StaggeredDepths type check default false",
                 "option name AbdadaHistory type combo default shared var shared var own var copy",
                 "option name SimplifiedAbdadaHistory type combo default shared var shared var own var copy",

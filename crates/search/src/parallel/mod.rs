@@ -40,6 +40,7 @@
 pub mod abdada;
 pub mod lazy;
 pub(crate) mod pool;
+pub mod researches;
 pub mod simplified_abdada;
 pub mod windows;
 pub mod ybwc;
@@ -468,6 +469,12 @@ pub struct ParallelSettings {
     /// at a node expected to fail low every son is searched anyway, so the thread that finds another in the
     /// eldest son takes a younger brother instead of following it down its path.
     pub defer_eldest: bool,
+    /// Both ABDADAs (0: off): at PV nodes of at least this remaining depth, a thread searching a brother again
+    /// with the full window (it beat alpha in its null-window search) posts it, and another thread at the node
+    /// searches it with the full window before its own next brother, as Kerrigan's note 5.2 means a re-search
+    /// to be helped; without the knob the other thread goes on with its brothers against the old alpha and
+    /// comes to the re-searched one only in its own order, if at all.
+    pub help_research_depth: i32,
     /// Both ABDADAs: odd helpers search each iteration one ply deeper than the main thread, as lazy SMP's do, so
     /// a helper walks the next iteration's leftmost path while the main thread finishes the current one.
     pub abdada_staggered_depths: bool,
@@ -534,6 +541,7 @@ impl Default for ParallelSettings {
             pv_ancestor_min_depth: CUTOFF_CHECK_MIN_DEPTH,
             brothers_keep_places: true,
             defer_eldest: false,
+            help_research_depth: 0,
             abdada_staggered_depths: false,
             abdada_history: HelperHistory::Shared,
             simplified_abdada_history: HelperHistory::Shared,
@@ -1067,6 +1075,15 @@ pub static KNOBS: &[Knob] = &[
         help: "both ABDADAs: at a null-window node not expected to fail high, the eldest son is deferred too when another thread is in it (Weill, Kerrigan: the eldest son regardless)",
         get: |s| KnobValue::Bool(s.defer_eldest),
         set: |s, v| s.defer_eldest = boolean(v),
+    },
+    Knob {
+        name: "HelpResearchDepth",
+        flag: "help-research-depth",
+        algorithms: &[ParallelAlgorithm::Abdada, ParallelAlgorithm::SimplifiedAbdada],
+        kind: KnobKind::Spin { min: 0, max: 64 },
+        help: "both ABDADAs (0: off): at PV nodes of at least this depth, another thread's re-search of a brother with the full window is joined before the next brother (Kerrigan's note 5.2: helped only if reached)",
+        get: |s| KnobValue::Int(i64::from(s.help_research_depth)),
+        set: |s, v| s.help_research_depth = int(v) as i32,
     },
     Knob {
         name: "StaggeredDepths",
