@@ -1254,7 +1254,6 @@ impl<H: SearchHooks> SearchContext<'_, '_, H> {
             && depth >= SHARED_ALPHA_MIN_DEPTH
             && excluded.is_none()
             && (!root || self.worker.root_excluded.is_empty());
-        let mut searched_here: SmallVec<[Move; 16]> = SmallVec::new();
         // `WindowUpdates` (the ABDADAs): another thread's raise of this node's alpha restarts the younger
         // brother this thread is searching; the brother is searched again at once, against the raised alpha.
         let restarts_brothers = shares_alpha && self.shared.window_updates;
@@ -1264,7 +1263,9 @@ impl<H: SearchHooks> SearchContext<'_, '_, H> {
         // searches again when its own loop comes to them.
         let joins_researches =
             PV && depth >= self.shared.help_research_depth && self.shared.research_board.is_some();
-        let mut searched_moves: SmallVec<[Move; 16]> = SmallVec::new();
+        // The moves this thread has searched here, for `SharedAlpha` and `HelpResearchDepth`.
+        let lists_searched = shares_alpha || joins_researches;
+        let mut searched_here: SmallVec<[Move; 16]> = SmallVec::new();
         // The move and score of the last raise taken up from another thread.
         let mut adopted: Option<(Move, i32)> = None;
 
@@ -1361,7 +1362,7 @@ impl<H: SearchHooks> SearchContext<'_, '_, H> {
                 place: moves_searched + deferred.len(),
             };
             let research = if joins_researches && moves_searched >= 1 && restarted.is_none() {
-                self.research_to_join(&node, excluded, &searched_moves)
+                self.research_to_join(&node, excluded, &searched_here)
             } else {
                 None
             };
@@ -1400,7 +1401,7 @@ impl<H: SearchHooks> SearchContext<'_, '_, H> {
                 continue;
             }
             // Joined while another thread searched it again, before this loop came to it.
-            if joins_researches && !this.joins_research && searched_moves.contains(&mv) {
+            if joins_researches && !this.joins_research && searched_here.contains(&mv) {
                 continue;
             }
             let quiet = !mv.is_noisy();
@@ -1457,11 +1458,8 @@ impl<H: SearchHooks> SearchContext<'_, '_, H> {
             }
             let eldest = moves_searched == 0;
             moves_searched += 1;
-            if shares_alpha {
+            if lists_searched {
                 searched_here.push(mv);
-            }
-            if joins_researches {
-                searched_moves.push(mv);
             }
             if restarts_brothers {
                 self.worker.path[ply].searched_moves |= move_bit(mv);
