@@ -657,7 +657,7 @@ mod tests {
                 "option name IdleSpin type check default true",
                 "option name SplitKillers type check default false",
                 "option name WaitForResearch type check default false",
-                "option name AbdadaMinDepth type spin default 3 min 1 max 64",
+                "option name AbdadaMinDepth type spin default 1 min 1 max 64",
                 "option name EnterBeforePruning type check default false",
                 "option name NprocTable type check default false",
                 "option name NprocMarks type check default false",

@@ -4,12 +4,14 @@
 //!
 //! Departures from the text, each a knob of [`super::KNOBS`] with a measured default (docs/parallel-search.md):
 //! the node is entered after the pruning that returns without searching (null move, reverse futility; Weill's
-//! entry with the table probe is `EnterBeforePruning`), and only from `AbdadaMinDepth` plies of remaining
-//! depth — below it nobody enters, so nobody is asked about either; and a thread leaves a subtree as soon as it
-//! finds another thread's stored result cutting a node above it (`AncestorChecks`, the node routine's ancestor
-//! checks), where Weill's thread would search it to the end. `NprocTable` (off by default: measured no faster)
-//! keeps the counts in a small table of their own ([`eldest_tt::NodeCounters`]) instead of the entries, and
-//! reads a younger brother's entry only when another thread is counted in it — the same deferrals.
+//! entry with the table probe is `EnterBeforePruning`); and a thread leaves a subtree as soon as it finds another
+//! thread's stored result cutting a node above it (`AncestorChecks`, the node routine's ancestor checks), where
+//! Weill's thread would search it to the end. Every node of the main search is entered, as in the text;
+//! `AbdadaMinDepth` raises the least remaining depth entered (below it nobody enters, so nobody is asked about
+//! either; 3 until 2026-12-07, when the text's 1 measured faster per node). `NprocTable` (off by default:
+//! measured no faster) keeps the counts in a small table of their own ([`eldest_tt::NodeCounters`]) instead of
+//! the entries, and reads a younger brother's entry only when another thread is counted in it — the same
+//! deferrals.
 //! `NprocMarks` (off by default) goes further from the text: no count at all, but a mark of the node in a
 //! table like Kerrigan's `currently_searching` ([`CurrentlySearching`], keyed by the node), written and cleared
 //! with plain stores instead of a compare-and-swap at every enter and leave; a leave may clear a mark another
@@ -24,7 +26,7 @@
 //! let mut engine = Engine::new(1)?;
 //! let mut options = SearchOptions { threads: 2, ..SearchOptions::default() };
 //! options.parallel.algorithm = ParallelAlgorithm::Abdada;
-//! options.parallel.set_knob("AbdadaMinDepth", "1").unwrap(); // Weill's own setting: every node
+//! options.parallel.set_knob("AbdadaMinDepth", "3").unwrap(); // only nodes of 3 plies or more
 //! let limits = SearchLimits { depth: Some(4), ..SearchLimits::default() };
 //! let outcome = engine.search(&Position::startpos(), Default::default(), &limits, &options,
 //!     &SearchControl::new(), &mut |_| {});
