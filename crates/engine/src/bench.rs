@@ -235,6 +235,7 @@ pub(crate) fn position_json(result: &BenchPosition<'_>, counted_duplicates: bool
             "\"splits\":{},\"split_tasks\":{},\"aborted_tasks\":{},\"speculative_nodes\":{},\"abandoned_nodes\":{},\"window_restarts\":{},\"duplicate_nodes\":{},",
             "\"main_nodes\":{},\"main_nodes_by_depth\":{:?},\"null_move_searches\":{},\"null_move_cutoffs\":{},\"singular_tests\":{},",
             "\"singular_extensions\":{},\"singular_test_nodes\":{},\"reduced_researches\":{},\"pv_researches\":{},",
+            "\"table_cutoffs\":{},\"move_loops\":{:?},\"move_loop_fail_highs\":{:?},\"move_loop_moves\":{:?},",
             "\"busy_us\":{},\"idle_us\":{},\"threads\":{}}}"
         ),
         result.index,
@@ -275,6 +276,10 @@ pub(crate) fn position_json(result: &BenchPosition<'_>, counted_duplicates: bool
         stats.profile.singular_test_nodes,
         stats.profile.reduced_researches,
         stats.profile.pv_researches,
+        stats.profile.table_cutoffs,
+        stats.profile.move_loops,
+        stats.profile.move_loop_fail_highs,
+        stats.profile.move_loop_moves,
         utilisation.busy.as_micros(),
         utilisation.idle().as_micros(),
         utilisation.threads,

@@ -264,13 +264,18 @@ pub struct ThreadStats {
 /// How many bands of remaining depth [`TreeProfile`] counts main-search nodes in.
 const DEPTH_BAND_COUNT: usize = 5;
 
+/// How many kinds of node [`TreeProfile`] counts move loops by ([`TreeProfile::NODE_KINDS`]).
+const NODE_KIND_COUNT: usize = 3;
+
 /// The shape of a search tree: how often the selective parts of the node routine fire, the nodes their
 /// verification searches take, and the main-search nodes by remaining depth. When two searches of one position to
 /// one depth differ in size, these say whether a selective part is the cause: a two-thread tree larger than the
 /// serial one could owe it to the singular tests (their nodes, the extensions they grant), to late-move
 /// reductions undone (a reduced null-window search that failed high is searched again at full depth), to PV
 /// re-searches (a null-window search that landed inside the window is searched again with it) or to null-move
-/// pruning that cut less often, and it could have grown near the root or near the leaves. `eldest bench --json`
+/// pruning that cut less often, and it could have grown near the root or near the leaves. The table's cutoffs and
+/// the move loops by kind of node (PV, expected to cut, expected to fail low) with their fail-highs and moves say
+/// whether it found fewer transpositions, mispredicted more nodes, or searched more moves where it searched. `eldest bench --json`
 /// reports them, `cargo xtask bench` sets them against the serial search's (`profile.md`; what they showed at
 /// two threads: docs/parallel-search.md, *The tree profile at two threads*).
 ///
@@ -278,7 +283,7 @@ const DEPTH_BAND_COUNT: usize = 5;
 ///
 /// ```
 /// use eldest_board::Position;
-/// use eldest_search::{Engine, SearchControl, SearchLimits, SearchOptions};
+/// use eldest_search::{Engine, SearchControl, SearchLimits, SearchOptions, TreeProfile};
 ///
 /// let mut engine = Engine::new(1)?;
 /// let limits = SearchLimits { depth: Some(9), ..SearchLimits::default() };
@@ -293,6 +298,13 @@ const DEPTH_BAND_COUNT: usize = 5;
 /// assert!(profile.singular_extensions <= profile.singular_tests);
 /// assert!(profile.null_move_cutoffs <= profile.null_move_searches);
 /// assert!(profile.singular_test_nodes <= stats.nodes);
+/// // Nodes that searched a move, by kind: each failed high at most once and searched a move at least.
+/// assert!(profile.move_loops.iter().sum::<u64>() + profile.table_cutoffs <= profile.main_nodes);
+/// for kind in 0..TreeProfile::NODE_KINDS.len() {
+///     assert!(profile.move_loop_fail_highs[kind] <= profile.move_loops[kind]);
+///     assert!(profile.move_loop_moves[kind] >= profile.move_loops[kind]);
+/// }
+/// assert!(profile.move_loops[TreeProfile::node_kind(true, false)] > 0);
 /// # Ok::<(), eldest_tt::TableSizeError>(())
 /// ```
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -318,6 +330,18 @@ pub struct TreeProfile {
     /// Null-window searches of PV nodes' younger brothers that landed inside the window and were searched again
     /// with it.
     pub pv_researches: u64,
+    /// Main-search nodes outside the PV that returned on their table entry's bound without searching a move.
+    pub table_cutoffs: u64,
+    /// Main-search nodes that searched at least one move, by their kind ([`TreeProfile::NODE_KINDS`]: PV,
+    /// expected to cut, expected to fail low); a node whose search another thread's result ended is not counted.
+    pub move_loops: [u64; NODE_KIND_COUNT],
+    /// Of [`move_loops`](Self::move_loops), those that failed high (returned at or above beta): a node expected
+    /// to cut that fails low, or one expected to fail low that cuts, had its kind mispredicted, and the subtree
+    /// below it is of the other shape.
+    pub move_loop_fail_highs: [u64; NODE_KIND_COUNT],
+    /// The moves those nodes searched, summed (a move searched again, after a reduction or with the PV window,
+    /// counts once).
+    pub move_loop_moves: [u64; NODE_KIND_COUNT],
 }
 
 impl TreeProfile {
@@ -335,6 +359,31 @@ impl TreeProfile {
     /// assert_eq!(TreeProfile::depth_band(40), TreeProfile::DEPTH_BANDS.len() - 1);
     /// ```
     pub const DEPTH_BANDS: [i32; DEPTH_BAND_COUNT] = [1, 3, 6, 10, 15];
+
+    /// The kinds of node [`move_loops`](Self::move_loops) counts: PV nodes (an open window), nodes outside the PV
+    /// whose static evaluation is at or above beta (expected to cut; in check never), and the other nodes outside
+    /// the PV (expected to fail low).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use eldest_search::TreeProfile;
+    ///
+    /// assert_eq!(TreeProfile::NODE_KINDS[TreeProfile::node_kind(true, false)], "PV");
+    /// assert_eq!(TreeProfile::NODE_KINDS[TreeProfile::node_kind(false, true)], "expected cut");
+    /// assert_eq!(TreeProfile::NODE_KINDS[TreeProfile::node_kind(false, false)], "expected all");
+    /// ```
+    pub const NODE_KINDS: [&'static str; NODE_KIND_COUNT] = ["PV", "expected cut", "expected all"];
+
+    /// The index in [`NODE_KINDS`](Self::NODE_KINDS) of a node on the PV (`pv`) or, outside it, expected to cut
+    /// (`expected_cut`) or not.
+    pub fn node_kind(pv: bool, expected_cut: bool) -> usize {
+        match (pv, expected_cut) {
+            (true, _) => 0,
+            (false, true) => 1,
+            (false, false) => 2,
+        }
+    }
 
     /// The band of [`DEPTH_BANDS`](Self::DEPTH_BANDS) a main-search node of `depth` plies left falls in.
     pub fn depth_band(depth: i32) -> usize {
@@ -367,6 +416,12 @@ impl TreeProfile {
         self.singular_test_nodes += other.singular_test_nodes;
         self.reduced_researches += other.reduced_researches;
         self.pv_researches += other.pv_researches;
+        self.table_cutoffs += other.table_cutoffs;
+        for kind in 0..NODE_KIND_COUNT {
+            self.move_loops[kind] += other.move_loops[kind];
+            self.move_loop_fail_highs[kind] += other.move_loop_fail_highs[kind];
+            self.move_loop_moves[kind] += other.move_loop_moves[kind];
+        }
     }
 }
 
@@ -1071,7 +1126,10 @@ impl<H: SearchHooks> SearchContext<'_, '_, H> {
         } else {
             match probe_cutoff(entry, depth, alpha, beta, ply) {
                 // In PV nodes a hit only orders moves, so the reported line stays complete.
-                ProbeOutcome::Cutoff(score) if !PV => return score,
+                ProbeOutcome::Cutoff(score) if !PV => {
+                    self.worker.stats.profile.table_cutoffs += 1;
+                    return score;
+                }
                 ProbeOutcome::Cutoff(_) => {
                     answered_at_entry = true;
                     entry.and_then(|e| e.best_move())
@@ -1515,6 +1573,11 @@ impl<H: SearchHooks> SearchContext<'_, '_, H> {
             // Every move was pruned or excluded (MultiPV at the root): nothing proven here.
             return alpha;
         }
+        let profile = &mut self.worker.stats.profile;
+        let kind = TreeProfile::node_kind(PV, node.expected_cut);
+        profile.move_loops[kind] += 1;
+        profile.move_loop_fail_highs[kind] += u64::from(best_score >= beta);
+        profile.move_loop_moves[kind] += moves_searched as u64;
 
         // A search without one move proves nothing about the node: neither its table entry nor its correction.
         if excluded.is_none() && (!root || self.worker.root_excluded.is_empty()) {

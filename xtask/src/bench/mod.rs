@@ -550,6 +550,13 @@ fn present(report: &BenchReport, out: &Path) -> Result<(), String> {
             "{}",
             profile::depth_table(&profile_rows, settings.depth.is_some()).to_text()
         );
+        if profile::has_move_loops(&profile_rows) {
+            println!("table cutoffs and move loops by kind of node (× against 1 thread; moves: per node):");
+            print!(
+                "{}",
+                profile::kind_table(&profile_rows, settings.depth.is_some()).to_text()
+            );
+        }
     }
     let files = output::write_all(out, report)?;
     println!(

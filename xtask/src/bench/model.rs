@@ -106,6 +106,20 @@ pub struct PositionRun {
     /// Null-window searches in PV nodes searched again with the window.
     #[serde(default)]
     pub pv_researches: u64,
+    /// Main-search nodes outside the PV answered by their table entry's bound (absent from older files, as are
+    /// the move-loop counts below).
+    #[serde(default)]
+    pub table_cutoffs: u64,
+    /// Main-search nodes that searched a move, by kind (`TreeProfile::NODE_KINDS`: PV, expected cut, expected
+    /// all).
+    #[serde(default)]
+    pub move_loops: Vec<u64>,
+    /// Of those, the ones that failed high, by kind.
+    #[serde(default)]
+    pub move_loop_fail_highs: Vec<u64>,
+    /// The moves they searched, by kind.
+    #[serde(default)]
+    pub move_loop_moves: Vec<u64>,
     /// Thread time spent searching, microseconds.
     pub busy_us: u64,
     /// Thread time not spent searching, microseconds.

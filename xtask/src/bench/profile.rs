@@ -16,6 +16,9 @@ use eldest_search::TreeProfile;
 /// The engine's bands of remaining depth ([`TreeProfile::DEPTH_BANDS`]).
 const BANDS: usize = TreeProfile::DEPTH_BANDS.len();
 
+/// The engine's kinds of node ([`TreeProfile::NODE_KINDS`]).
+const KINDS: usize = TreeProfile::NODE_KINDS.len();
+
 /// A band's label: `3–5`, the last one `15+`.
 fn band_label(band: usize) -> String {
     let lowest = TreeProfile::DEPTH_BANDS[band];
@@ -54,6 +57,15 @@ pub struct TreeCounts {
     pub speculative_nodes: f64,
     /// Nodes of brothers left when another thread's stored result answered their node.
     pub abandoned_nodes: f64,
+    /// Main-search nodes outside the PV answered by their table entry (0 from engines that did not count it, as
+    /// are the move loops).
+    pub table_cutoffs: f64,
+    /// Main-search nodes that searched a move, by kind ([`TreeProfile::NODE_KINDS`]).
+    pub move_loops: [f64; KINDS],
+    /// Of those, the ones that failed high.
+    pub move_loop_fail_highs: [f64; KINDS],
+    /// The moves they searched.
+    pub move_loop_moves: [f64; KINDS],
 }
 
 impl TreeCounts {
@@ -87,6 +99,19 @@ impl TreeCounts {
         self.pv_researches += weighted(p.pv_researches);
         self.speculative_nodes += weighted(p.speculative_nodes.unwrap_or(0));
         self.abandoned_nodes += weighted(p.abandoned_nodes.unwrap_or(0));
+        self.table_cutoffs += weighted(p.table_cutoffs);
+        // As with the bands: another number of kinds is another engine's.
+        for (counts, engine_counts) in [
+            (&mut self.move_loops, &p.move_loops),
+            (&mut self.move_loop_fail_highs, &p.move_loop_fail_highs),
+            (&mut self.move_loop_moves, &p.move_loop_moves),
+        ] {
+            if engine_counts.len() == KINDS {
+                for (count, &engine_count) in counts.iter_mut().zip(engine_counts) {
+                    *count += weighted(engine_count);
+                }
+            }
+        }
     }
 
     /// Quiescence nodes.
@@ -242,6 +267,57 @@ pub fn depth_table(rows: &[ProfileRow], fixed_depth: bool) -> Table {
     table
 }
 
+/// Whether the engine of these rows counted its move loops by kind of node (engines before 2026-12-07 did not).
+pub fn has_move_loops(rows: &[ProfileRow]) -> bool {
+    rows.first()
+        .is_some_and(|row| row.baseline.move_loops.iter().sum::<f64>() > 0.0)
+}
+
+/// The table's cutoffs and the move loops by kind of node: each count against the 1-thread search's (fixed
+/// depth only), the share of each kind's nodes that failed high and the moves a node of the kind searched.
+/// Whether a larger tree found fewer transpositions, mispredicted more nodes (a node expected to cut that fails
+/// low searches all its moves) or searched more moves where it searched.
+pub fn kind_table(rows: &[ProfileRow], fixed_depth: bool) -> Table {
+    let mut header = vec![
+        "configuration".to_string(),
+        "threads".to_string(),
+        "table cutoffs ×".to_string(),
+        "table cutoffs ‰".to_string(),
+    ];
+    for kind in TreeProfile::NODE_KINDS {
+        header.extend([
+            format!("{kind} ×"),
+            format!("{kind} failed high"),
+            format!("{kind} moves"),
+        ]);
+    }
+    let mut table = Table::new(header);
+    let times = |value: Option<f64>| value.map_or_else(|| "-".to_string(), |v| format!("{v:.3}"));
+    for row in rows {
+        let c = &row.counts;
+        let mut cells = vec![
+            row.configuration.clone(),
+            row.threads.to_string(),
+            times(row.growth(fixed_depth, |t| t.table_cutoffs)),
+            c.per_mille(c.table_cutoffs)
+                .map_or_else(|| "-".to_string(), |v| format!("{v:.1}")),
+        ];
+        for kind in 0..KINDS {
+            cells.push(times(row.growth(fixed_depth, |t| t.move_loops[kind])));
+            cells.push(
+                ratio(c.move_loop_fail_highs[kind], c.move_loops[kind])
+                    .map_or_else(|| "-".to_string(), |v| format!("{:.1}%", v * 100.0)),
+            );
+            cells.push(
+                ratio(c.move_loop_moves[kind], c.move_loops[kind])
+                    .map_or_else(|| "-".to_string(), |v| format!("{v:.2}")),
+            );
+        }
+        table.push(cells);
+    }
+    table
+}
+
 /// `profile.md`: the table with what its columns mean.
 pub fn markdown(rows: &[ProfileRow], fixed_depth: bool) -> String {
     if rows.is_empty() {
@@ -259,9 +335,21 @@ pub fn markdown(rows: &[ProfileRow], fixed_depth: bool) -> String {
          brothers the ABDADAs' threads left unfinished when another thread's stored result answered their node \
          (both of the configuration's nodes).\n\n{}\n\
          Main-search nodes by remaining depth: each band's nodes against the 1-thread search's (fixed depth only) \
-         and, in brackets, the band's share of the configuration's main-search nodes.\n\n{}",
+         and, in brackets, the band's share of the configuration's main-search nodes.\n\n{}{}",
         table(rows, fixed_depth).to_markdown(),
-        depth_table(rows, fixed_depth).to_markdown()
+        depth_table(rows, fixed_depth).to_markdown(),
+        if has_move_loops(rows) {
+            format!(
+                "\nThe table's cutoffs (nodes outside the PV its entry answered) and the nodes that searched a move, \
+                 by kind: `PV`, `expected cut` (outside the PV, static evaluation at or above beta), `expected all` \
+                 (the others). `×`: against the 1-thread search (fixed depth only); `‰`: per thousand main-search \
+                 nodes; `failed high`: the share of the kind's nodes that did; `moves`: the moves a node of the kind \
+                 searched.\n\n{}",
+                kind_table(rows, fixed_depth).to_markdown()
+            )
+        } else {
+            String::new()
+        }
     )
 }
 
@@ -283,10 +371,20 @@ pub fn csv(rows: &[ProfileRow]) -> Csv {
             "pv_researches",
             "speculative_nodes",
             "abandoned_nodes",
+            "table_cutoffs",
         ]
         .into_iter()
         .map(String::from)
         .chain((0..BANDS).map(|band| format!("main_nodes_depth_{}", band_label(band))))
+        .chain(
+            ["move_loops", "move_loop_fail_highs", "move_loop_moves"]
+                .iter()
+                .flat_map(|count| {
+                    TreeProfile::NODE_KINDS
+                        .iter()
+                        .map(move |kind| format!("{count}_{}", kind.replace(' ', "_").to_lowercase()))
+                }),
+        )
         .collect::<Vec<_>>(),
     );
     for row in rows {
@@ -307,8 +405,12 @@ pub fn csv(rows: &[ProfileRow]) -> Csv {
             number(c.pv_researches),
             number(c.speculative_nodes),
             number(c.abandoned_nodes),
+            number(c.table_cutoffs),
         ];
         cells.extend(c.main_nodes_by_depth.iter().map(|&v| number(v)));
+        for counts in [&c.move_loops, &c.move_loop_fail_highs, &c.move_loop_moves] {
+            cells.extend(counts.iter().map(|&v| number(v)));
+        }
         csv.row(&cells);
     }
     csv
@@ -397,6 +499,52 @@ mod tests {
         };
         let cells = cells(&row, true);
         assert_eq!(&cells[HEADER.len() - 2..], ["2.5%", "10.0%"]);
+    }
+
+    #[test]
+    fn move_loops_by_kind_grow_against_the_one_thread_search() {
+        let with_loops = |loops: u64, fail_highs: u64, table_cutoffs: u64| PositionRun {
+            table_cutoffs,
+            move_loops: vec![10, loops, 2 * loops],
+            move_loop_fail_highs: vec![1, fail_highs, 0],
+            move_loop_moves: vec![100, 2 * loops, 40 * loops],
+            ..position(1000, 400, 4)
+        };
+        let runs = [
+            run("abdada", 1, vec![with_loops(50, 45, 40)]),
+            run("abdada", 2, vec![with_loops(60, 48, 30)]),
+        ];
+        let refs: Vec<&Run> = runs.iter().collect();
+        let row = ProfileRow {
+            configuration: "abdada".to_string(),
+            threads: 2,
+            runs: 1,
+            counts: TreeCounts::of(&refs[1..]),
+            baseline: TreeCounts::of(&refs[..1]),
+        };
+        assert!(has_move_loops(std::slice::from_ref(&row)));
+        let text = kind_table(&[row], true).to_markdown();
+        // Table cutoffs 30 against 40, 75 per thousand of 400 main nodes; expected cut: 60 against 50 nodes,
+        // 48 of 60 failed high, two moves each; expected all: twenty moves each.
+        for cell in ["0.750", "75.0", "1.200", "80.0%", "2.00", "20.00"] {
+            assert!(text.contains(cell), "{cell} in {text}");
+        }
+        assert!(
+            text.contains("expected cut ×") && text.contains("PV moves"),
+            "{text}"
+        );
+        // Older reports: no loops counted, no table.
+        let older = [run("abdada", 1, vec![position(1000, 400, 4)])];
+        let refs: Vec<&Run> = older.iter().collect();
+        let baseline = TreeCounts::of(&refs);
+        let row = ProfileRow {
+            configuration: "1 thread".to_string(),
+            threads: 1,
+            runs: 1,
+            counts: baseline,
+            baseline,
+        };
+        assert!(!has_move_loops(&[row]));
     }
 
     #[test]
