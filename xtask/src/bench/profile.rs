@@ -439,6 +439,18 @@ mod tests {
         bare_run(algorithm, threads, 0, positions)
     }
 
+    /// The row of `runs[1..]` (one configuration's runs) against `runs[0]`, the one-thread baseline.
+    fn row_against_first(configuration: &str, threads: usize, runs: &[Run]) -> ProfileRow {
+        let refs: Vec<&Run> = runs.iter().collect();
+        ProfileRow {
+            configuration: configuration.to_string(),
+            threads,
+            runs: refs.len() - 1,
+            counts: TreeCounts::of(&refs[1..]),
+            baseline: TreeCounts::of(&refs[..1]),
+        }
+    }
+
     #[test]
     fn growth_is_per_run_against_the_one_thread_search() {
         let runs = [
@@ -446,16 +458,8 @@ mod tests {
             run("ybwc", 2, vec![position(1300, 500, 10)]),
             run("ybwc", 2, vec![position(1100, 500, 6)]),
         ];
-        let refs: Vec<&Run> = runs.iter().collect();
-        let baseline = TreeCounts::of(&refs[..1]);
-        let two = TreeCounts::of(&refs[1..]);
-        let row = ProfileRow {
-            configuration: "ybwc".to_string(),
-            threads: 2,
-            runs: 2,
-            counts: two,
-            baseline,
-        };
+        let row = row_against_first("ybwc", 2, &runs);
+        let two = row.counts;
         // Two runs averaged: 1200 nodes, 500 main nodes, 8 tests.
         assert_eq!(row.growth(true, |t| t.nodes), Some(1.2));
         assert_eq!(row.growth(true, |t| t.main_nodes), Some(1.25));
@@ -489,14 +493,7 @@ mod tests {
             run("abdada", 1, vec![position(1000, 400, 4)]),
             run("abdada", 2, vec![two, older]),
         ];
-        let refs: Vec<&Run> = runs.iter().collect();
-        let row = ProfileRow {
-            configuration: "abdada".to_string(),
-            threads: 2,
-            runs: 1,
-            counts: TreeCounts::of(&refs[1..]),
-            baseline: TreeCounts::of(&refs[..1]),
-        };
+        let row = row_against_first("abdada", 2, &runs);
         let cells = cells(&row, true);
         assert_eq!(&cells[HEADER.len() - 2..], ["2.5%", "10.0%"]);
     }
@@ -514,14 +511,7 @@ mod tests {
             run("abdada", 1, vec![with_loops(50, 45, 40)]),
             run("abdada", 2, vec![with_loops(60, 48, 30)]),
         ];
-        let refs: Vec<&Run> = runs.iter().collect();
-        let row = ProfileRow {
-            configuration: "abdada".to_string(),
-            threads: 2,
-            runs: 1,
-            counts: TreeCounts::of(&refs[1..]),
-            baseline: TreeCounts::of(&refs[..1]),
-        };
+        let row = row_against_first("abdada", 2, &runs);
         assert!(has_move_loops(std::slice::from_ref(&row)));
         let text = kind_table(&[row], true).to_markdown();
         // Table cutoffs 30 against 40, 75 per thousand of 400 main nodes; expected cut: 60 against 50 nodes,
@@ -534,17 +524,11 @@ mod tests {
             "{text}"
         );
         // Older reports: no loops counted, no table.
-        let older = [run("abdada", 1, vec![position(1000, 400, 4)])];
-        let refs: Vec<&Run> = older.iter().collect();
-        let baseline = TreeCounts::of(&refs);
-        let row = ProfileRow {
-            configuration: "1 thread".to_string(),
-            threads: 1,
-            runs: 1,
-            counts: baseline,
-            baseline,
-        };
-        assert!(!has_move_loops(&[row]));
+        let older = [
+            run("abdada", 1, vec![position(1000, 400, 4)]),
+            run("abdada", 2, vec![position(1000, 400, 4)]),
+        ];
+        assert!(!has_move_loops(&[row_against_first("abdada", 2, &older)]));
     }
 
     #[test]
