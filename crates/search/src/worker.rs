@@ -275,9 +275,10 @@ const NODE_KIND_COUNT: usize = 3;
 /// re-searches (a null-window search that landed inside the window is searched again with it) or to null-move
 /// pruning that cut less often, and it could have grown near the root or near the leaves. The table's cutoffs and
 /// the move loops by kind of node (PV, expected to cut, expected to fail low) with their fail-highs and moves say
-/// whether it found fewer transpositions, mispredicted more nodes, or searched more moves where it searched. `eldest bench --json`
-/// reports them, `cargo xtask bench` sets them against the serial search's (`profile.md`; what they showed at
-/// two threads: docs/parallel-search.md, *The tree profile at two threads*).
+/// whether it found fewer transpositions, mispredicted more nodes, or searched more moves where it searched.
+/// `eldest bench --json` reports them, `cargo xtask bench` sets them against the serial search's (`profile.md`;
+/// what they showed at two threads: docs/parallel-search.md, *The tree profile at two threads* and *The two-thread
+/// tree by kind of node*).
 ///
 /// # Examples
 ///
@@ -333,7 +334,8 @@ pub struct TreeProfile {
     /// Main-search nodes outside the PV that returned on their table entry's bound without searching a move.
     pub table_cutoffs: u64,
     /// Main-search nodes that searched at least one move, by their kind ([`TreeProfile::NODE_KINDS`]: PV,
-    /// expected to cut, expected to fail low); a node whose search another thread's result ended is not counted.
+    /// expected to cut, expected to fail low); a node whose search was stopped (the clock, or another thread's
+    /// result answering a node above it) is not counted.
     pub move_loops: [u64; NODE_KIND_COUNT],
     /// Of [`move_loops`](Self::move_loops), those that failed high (returned at or above beta): a node expected
     /// to cut that fails low, or one expected to fail low that cuts, had its kind mispredicted, and the subtree
