@@ -4,10 +4,10 @@
 //! allocation never count.
 
 use eldest_board::Position;
-use eldest_search::ParallelAlgorithm;
 use eldest_search::bench::{
     BENCH_HASH_MIB, BenchConfig, BenchLimit, BenchPosition, BenchSet, parse_positions, run_bench_with,
 };
+use eldest_search::{ParallelAlgorithm, TreeProfile};
 use eldest_uci::{MAX_DEPTH, MAX_THREADS, format_bestmove, format_score};
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -63,6 +63,16 @@ pub struct BenchArgs {
     /// more per node with several threads, so it is off unless asked.
     #[arg(long)]
     count_duplicates: bool,
+    /// Compare each search with the serial one: a one-thread search of the same position to the same depth
+    /// (with its own table, kept or cleared as this run's is) first records the keys of its main-search nodes, and
+    /// this search looks its own up there (`serial_tree` in the JSON: which nodes the serial tree also has). It
+    /// costs speed, and the serial searches' time, so it is off unless asked; not with --movetime.
+    #[arg(long, conflicts_with = "movetime")]
+    serial_tree: bool,
+    /// With --serial-tree: the serial search's table size in MiB (default --hash's), so that a one-thread run
+    /// compared with a serial search at another size shows how far a serial tree moves with its table alone.
+    #[arg(long, requires = "serial_tree", value_parser = clap::value_parser!(u64).range(1..=eldest_tt::MAX_MIB as u64))]
+    serial_hash: Option<u64>,
 }
 
 /// Runs the bench; exit code 2 for a bad position file, 1 for an output or allocation failure.
@@ -84,7 +94,13 @@ pub fn run(args: &BenchArgs) -> ExitCode {
     };
     let mut out = std::io::stdout().lock();
     let mut write_error = None;
+    let mut serial_tree_totals: Option<(TreeProfile, TreeProfile)> = None;
     let result = run_bench_with(&config, searched, &mut |result| {
+        if let Some(serial) = &result.serial {
+            let (serial_total, searched_total) = serial_tree_totals.get_or_insert_default();
+            serial_total.add(&serial.profile);
+            searched_total.add(&result.stats.profile);
+        }
         // Numbered as in the whole set, whether or not `--only` picked this position out of it.
         let result = &BenchPosition {
             index: first + result.index,
@@ -110,6 +126,9 @@ pub fn run(args: &BenchArgs) -> ExitCode {
         describe(&config, searched.len()),
         result.time.as_secs_f64()
     );
+    if let Some((serial, searched)) = &serial_tree_totals {
+        eprintln!("all positions: {}", serial_tree_words(serial, searched));
+    }
     let written = match write_error {
         Some(error) => Err(error),
         None => writeln!(out, "{} nodes {} nps", result.nodes, result.nps).and_then(|()| out.flush()),
@@ -182,15 +201,55 @@ pub(crate) fn describe(config: &BenchConfig, count: usize) -> String {
     )
 }
 
-/// The stderr line of one position.
+/// The stderr line of one position (with `--serial-tree`, its comparison on a second line).
 pub(crate) fn position_line(result: &BenchPosition<'_>, count: usize) -> String {
-    format!(
+    let line = format!(
         "position {:2}/{count}: {:>9} nodes {:>6} ms {} | {}",
         result.index + 1,
         result.outcome.nodes,
         result.time.as_millis(),
         format_bestmove(&result.outcome, false),
         result.position.to_fen()
+    );
+    match &result.serial {
+        Some(serial) => format!(
+            "{line}\n    {}",
+            serial_tree_words(&serial.profile, &result.stats.profile)
+        ),
+        None => line,
+    }
+}
+
+/// `--serial-tree` in words: the main-search nodes against the serial search's, split into those of positions
+/// the serial search visited and the rest, the distinct positions against the serial tree's, and how much of the
+/// serial tree's positions the search reached, by band of remaining depth.
+pub(crate) fn serial_tree_words(serial: &TreeProfile, searched: &TreeProfile) -> String {
+    let ratio = |count: u64, whole: u64| count as f64 / whole.max(1) as f64;
+    let sum = |band: &[u64]| band.iter().sum::<u64>();
+    let main = serial.main_nodes;
+    let in_serial = sum(&searched.serial_tree_nodes_by_depth);
+    let distinct = sum(&serial.distinct_main_nodes_by_depth);
+    let covered: Vec<String> = (0..TreeProfile::DEPTH_BANDS.len())
+        .map(|band| {
+            format!(
+                "{:.0}%",
+                100.0
+                    * ratio(
+                        searched.serial_tree_distinct_by_depth[band],
+                        serial.distinct_main_nodes_by_depth[band]
+                    )
+            )
+        })
+        .collect();
+    format!(
+        "serial tree: main nodes x {:.3} = {:.3} in it + {:.3} outside it; distinct positions x {:.3}, {:.1}% of \
+         the serial ones (by depth from 1, 3, 6, 10, 15: {})",
+        ratio(searched.main_nodes, main),
+        ratio(in_serial, main),
+        ratio(searched.main_nodes - in_serial, main),
+        ratio(sum(&searched.distinct_main_nodes_by_depth), distinct),
+        100.0 * ratio(sum(&searched.serial_tree_distinct_by_depth), distinct),
+        covered.join(" / "),
     )
 }
 
@@ -199,6 +258,9 @@ pub(crate) fn config(args: &BenchArgs) -> BenchConfig {
     let mut config = BenchConfig::signature(args.depth.unwrap_or(set.default_depth()));
     config.keep_tables = args.keep_tables || set.keeps_tables();
     config.count_duplicates = args.count_duplicates;
+    config.serial_tree = args
+        .serial_tree
+        .then(|| args.serial_hash.unwrap_or(args.hash) as usize);
     if let Some(ms) = args.movetime {
         config.limit = BenchLimit::MoveTime(Duration::from_millis(ms));
     }
@@ -236,7 +298,7 @@ pub(crate) fn position_json(result: &BenchPosition<'_>, counted_duplicates: bool
             "\"main_nodes\":{},\"main_nodes_by_depth\":{:?},\"null_move_searches\":{},\"null_move_cutoffs\":{},\"singular_tests\":{},",
             "\"singular_extensions\":{},\"singular_test_nodes\":{},\"reduced_researches\":{},\"pv_researches\":{},",
             "\"table_cutoffs\":{},\"move_loops\":{:?},\"move_loop_fail_highs\":{:?},\"move_loop_moves\":{:?},",
-            "\"busy_us\":{},\"idle_us\":{},\"threads\":{}}}"
+            "\"busy_us\":{},\"idle_us\":{},\"threads\":{},\"serial_tree\":{}}}"
         ),
         result.index,
         result.position.to_fen(),
@@ -283,6 +345,30 @@ pub(crate) fn position_json(result: &BenchPosition<'_>, counted_duplicates: bool
         utilisation.busy.as_micros(),
         utilisation.idle().as_micros(),
         utilisation.threads,
+        serial_tree_json(result),
+    )
+}
+
+/// `--serial-tree`'s comparison as a JSON object (null without it): the serial search's nodes, and by band of
+/// remaining depth its main-search nodes and distinct positions, this search's distinct positions, its nodes at
+/// positions of the serial tree and its distinct positions in it (this search's main-search nodes by band are
+/// `main_nodes_by_depth`).
+fn serial_tree_json(result: &BenchPosition<'_>) -> String {
+    let Some(serial) = &result.serial else {
+        return "null".to_string();
+    };
+    let profile = &result.stats.profile;
+    format!(
+        concat!(
+            "{{\"serial_nodes\":{},\"serial_main_nodes_by_depth\":{:?},\"serial_distinct_by_depth\":{:?},",
+            "\"distinct_by_depth\":{:?},\"in_serial_by_depth\":{:?},\"in_serial_distinct_by_depth\":{:?}}}"
+        ),
+        serial.nodes,
+        serial.profile.main_nodes_by_depth,
+        serial.profile.distinct_main_nodes_by_depth,
+        profile.distinct_main_nodes_by_depth,
+        profile.serial_tree_nodes_by_depth,
+        profile.serial_tree_distinct_by_depth,
     )
 }
 

@@ -47,6 +47,12 @@ pub fn run(args: &BenchArgs) -> ExitCode {
             );
             return ExitCode::from(2);
         }
+        Ok(both) if both.1.serial_tree.is_some() => {
+            eprintln!(
+                "error: --serial-tree needs the threads' counters, which do not travel between MPI ranks"
+            );
+            return ExitCode::from(2);
+        }
         Ok(both) => both,
         Err(message) => {
             eprintln!("error: {message}");
@@ -192,6 +198,7 @@ fn drive(
                 wall: time,
                 busy: time * (config.threads * ranks) as u32,
             },
+            serial: None,
         };
         eprintln!("{}", bench::position_line(&result, count));
         if args.json {

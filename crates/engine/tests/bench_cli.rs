@@ -94,7 +94,7 @@ fn parallel_bench_writes_one_json_object_per_position_then_the_totals() {
             assert!(object.starts_with(&format!("{{\"index\":{index},")), "{object}");
             // Every algorithm reports the depth asked for: lazy SMP's vote is skipped under a depth limit.
             assert!(object.contains("\"depth\":5,"), "{algorithm}: {object}");
-            assert!(object.contains("\"threads\":2}"), "{object}");
+            assert!(object.contains("\"threads\":2,"), "{object}");
             // Not asked for: the work searched twice is not counted (a 0 would say it was, and found none).
             assert!(object.contains("\"duplicate_nodes\":null,"), "{object}");
             let count = |name: &str| {
@@ -146,6 +146,93 @@ fn parallel_bench_writes_one_json_object_per_position_then_the_totals() {
         );
     }
     std::fs::remove_dir_all(&dir).ok();
+}
+
+/// `--serial-tree`: one thread compared with the serial search of its own table size is that search, node for
+/// node; two threads report a comparison within it; the flag refuses a fixed time and `--serial-hash` needs it.
+#[test]
+fn serial_tree_compares_each_position_with_the_serial_search() {
+    let field = |object: &str, name: &str| -> String {
+        let rest = object.split(&format!("\"{name}\":")).nth(1).unwrap();
+        rest[..rest.find([',', '}']).unwrap()].to_string()
+    };
+    let band_sum = |object: &str, name: &str| -> u64 {
+        let rest = object.split(&format!("\"{name}\":[")).nth(1).unwrap();
+        rest[..rest.find(']').unwrap()]
+            .split(',')
+            .map(|n| n.trim().parse::<u64>().unwrap())
+            .sum()
+    };
+    let one = eldest(&[
+        "bench",
+        "7",
+        "--set",
+        "game",
+        "--hash",
+        "4",
+        "--json",
+        "--serial-tree",
+    ]);
+    assert!(one.status.success(), "{one:?}");
+    let stdout = String::from_utf8(one.stdout).unwrap();
+    let objects: Vec<&str> = stdout.lines().filter(|l| l.starts_with('{')).collect();
+    assert!(!objects.is_empty());
+    for object in objects {
+        assert_eq!(field(object, "serial_nodes"), field(object, "nodes"), "{object}");
+        assert_eq!(
+            band_sum(object, "in_serial_by_depth"),
+            band_sum(object, "main_nodes_by_depth")
+        );
+        assert_eq!(
+            band_sum(object, "in_serial_distinct_by_depth"),
+            band_sum(object, "serial_distinct_by_depth")
+        );
+    }
+    let stderr = String::from_utf8_lossy(&one.stderr);
+    assert!(
+        stderr.contains("all positions: serial tree: main nodes x 1.000 = 1.000 in it + 0.000 outside"),
+        "{stderr}"
+    );
+
+    let two = eldest(&[
+        "bench",
+        "8",
+        "--threads",
+        "2",
+        "--algorithm",
+        "abdada",
+        "--hash",
+        "4",
+        "--json",
+        "--serial-tree",
+    ]);
+    assert!(two.status.success(), "{two:?}");
+    let stdout = String::from_utf8(two.stdout).unwrap();
+    for object in stdout
+        .lines()
+        .filter(|l| l.starts_with('{') && !l.contains("\"nodes\":0,"))
+    {
+        assert!(
+            band_sum(object, "in_serial_by_depth") <= band_sum(object, "main_nodes_by_depth"),
+            "{object}"
+        );
+        assert!(band_sum(object, "in_serial_distinct_by_depth") <= band_sum(object, "distinct_by_depth"));
+    }
+    let plain = eldest(&["bench", "3", "--json"]);
+    assert!(
+        String::from_utf8(plain.stdout)
+            .unwrap()
+            .contains("\"serial_tree\":null")
+    );
+
+    for args in [
+        &["bench", "--serial-tree", "--movetime", "50"][..],
+        &["bench", "--serial-hash", "8"],
+        &["bench", "--serial-tree", "--serial-hash", "0"],
+    ] {
+        let output = eldest(args);
+        assert_eq!(output.status.code(), Some(2), "{args:?}: {output:?}");
+    }
 }
 
 #[test]

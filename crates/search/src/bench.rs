@@ -25,6 +25,7 @@ use crate::eval::Evaluation;
 use crate::limits::{SearchControl, SearchLimits, SearchOptions};
 use crate::parallel::ParallelSettings;
 use crate::report::SearchOutcome;
+use crate::tree_keys::{TreeKeys, TreeRecording};
 use crate::worker::ThreadStats;
 use eldest_board::{FenError, Position};
 use eldest_repetition::GameHistory;
@@ -413,6 +414,13 @@ pub struct BenchConfig {
     /// with several threads, about 2% of two threads' speed on the 2-core VM (docs/bench.md), so a run that
     /// measures speed leaves it off; with one thread nothing is counted either way.
     pub count_duplicates: bool,
+    /// Compare every search with the serial one (`eldest bench --serial-tree`, `--serial-hash`): a second engine
+    /// of one thread, with its own table of this many MiB and its own histories, first searches each position to
+    /// the same limit and records its main-search nodes' keys; the search measured then looks its own up there
+    /// ([`TreeRecording`]), and [`BenchPosition::serial`] carries the serial search's counters. Meant for a depth
+    /// limit (to a fixed time the two searches reach different depths); recording costs speed, so a run that
+    /// measures speed leaves it off, and the serial searches' time is not counted. `None`: no comparison.
+    pub serial_tree: Option<usize>,
 }
 
 impl BenchConfig {
@@ -433,6 +441,7 @@ impl BenchConfig {
             keep_tables: false,
             evaluation: Evaluation::default(),
             count_duplicates: false,
+            serial_tree: None,
         }
     }
 }
@@ -463,6 +472,9 @@ pub struct BenchPosition<'a> {
     pub stats: ThreadStats,
     /// How the threads spent the search's wall time.
     pub utilisation: Utilisation,
+    /// With [`BenchConfig::serial_tree`]: the counters of the serial search of the position, whose keys `stats`'
+    /// [`TreeProfile`](crate::TreeProfile) was compared with.
+    pub serial: Option<ThreadStats>,
 }
 
 /// The totals of a bench run.
@@ -596,13 +608,23 @@ pub fn run_bench_with(
             &mut |_| {},
         );
     }
+    let mut serial_tree = config
+        .serial_tree
+        .map(|hash_mib| SerialTree::new(config, hash_mib))
+        .transpose()?;
     let mut nodes = 0;
     let mut time = Duration::ZERO;
     for (index, position) in positions.iter().enumerate() {
         let game = history(position);
-        if index == 0 || !config.keep_tables {
+        let new_game = index == 0 || !config.keep_tables;
+        if new_game {
             engine.new_game();
         }
+        let serial = serial_tree.as_mut().map(|tree| {
+            let serial = tree.search(position, Arc::clone(&game), &limits, new_game, &control);
+            engine.set_tree_keys(Some(tree.compared()));
+            serial
+        });
         control.reset(false);
         let start = Instant::now();
         let outcome = engine.search(position, game, &limits, &options, &control, &mut |_| {});
@@ -618,15 +640,79 @@ pub fn run_bench_with(
             time: elapsed,
             stats,
             utilisation: engine.utilisation(),
+            serial,
         });
     }
     let nps = (u128::from(nodes) * 1_000_000 / time.as_micros().max(1)) as u64;
     Ok(BenchResult { nodes, time, nps })
 }
 
+/// `BenchConfig::serial_tree`: the serial engine, the keys of its last search and the set the measured search
+/// records its own in.
+struct SerialTree {
+    engine: Engine,
+    options: SearchOptions,
+    serial_keys: Arc<TreeKeys>,
+    searched_keys: Arc<TreeKeys>,
+}
+
+impl SerialTree {
+    fn new(config: &BenchConfig, hash_mib: usize) -> Result<SerialTree, TableSizeError> {
+        let mut engine = Engine::new(hash_mib)?;
+        engine.set_evaluation(config.evaluation.clone());
+        let serial_keys = Arc::new(TreeKeys::new(TreeKeys::BENCH_BITS));
+        engine.set_tree_keys(Some(TreeRecording {
+            visited: Arc::clone(&serial_keys),
+            serial: None,
+        }));
+        Ok(SerialTree {
+            engine,
+            options: SearchOptions {
+                threads: 1,
+                multi_pv: 1,
+                parallel: config.parallel,
+                move_overhead: Duration::ZERO,
+                ..SearchOptions::default()
+            },
+            serial_keys,
+            searched_keys: Arc::new(TreeKeys::new(TreeKeys::BENCH_BITS)),
+        })
+    }
+
+    /// The serial search of `position` (its tables new when the measured engine's are), its keys recorded;
+    /// returns its counters.
+    fn search(
+        &mut self,
+        position: &Position,
+        game: Arc<GameHistory>,
+        limits: &SearchLimits,
+        new_game: bool,
+        control: &SearchControl,
+    ) -> ThreadStats {
+        if new_game {
+            self.engine.new_game();
+        }
+        self.serial_keys.clear();
+        control.reset(false);
+        self.engine
+            .search(position, game, limits, &self.options, control, &mut |_| {});
+        self.engine.thread_stats()[0]
+    }
+
+    /// What the measured search records: its own keys, from an empty set, looked up in the serial search's.
+    fn compared(&self) -> TreeRecording {
+        self.searched_keys.clear();
+        TreeRecording {
+            visited: Arc::clone(&self.searched_keys),
+            serial: Some(Arc::clone(&self.serial_keys)),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::TreeProfile;
 
     #[test]
     fn a_fixed_time_bench_searches_the_whole_time() {
@@ -797,6 +883,7 @@ mod tests {
                 keep_tables: false,
                 evaluation: crate::Evaluation::default(),
                 count_duplicates: false,
+                serial_tree: None,
             };
             let mut seen = 0;
             let result = run_bench_with(&config, &positions, &mut |p| {
@@ -832,5 +919,92 @@ mod tests {
         // Lazy SMP's four threads finish some node twice at this depth (tests/parallel.rs counts them alike).
         assert!(twice(true) > 0);
         assert_eq!(twice(false), 0, "counted without being asked");
+    }
+
+    /// The serial engine's searches follow the measured one's tables: new where they are new, kept where they are
+    /// kept, so one thread compared with the serial tree finds that very tree, position after position.
+    #[test]
+    fn one_thread_compared_with_the_serial_tree_is_that_tree() {
+        let config = BenchConfig {
+            keep_tables: true,
+            serial_tree: Some(4),
+            hash_mib: 4,
+            ..BenchConfig::signature(7)
+        };
+        let mut searched = 0;
+        run_bench_with(&config, &BenchSet::Game.positions()[..3], &mut |p| {
+            let serial = p.serial.expect("compared");
+            let profile = p.stats.profile;
+            assert_eq!(serial.nodes, p.stats.nodes);
+            assert_eq!(serial.profile.main_nodes, profile.main_nodes);
+            assert_eq!(
+                serial.profile.serial_tree_nodes_by_depth,
+                serial.profile.main_nodes_by_depth
+            );
+            assert_eq!(
+                profile.serial_tree_nodes_by_depth, profile.main_nodes_by_depth,
+                "every node in it"
+            );
+            assert_eq!(
+                profile.distinct_main_nodes_by_depth,
+                serial.profile.distinct_main_nodes_by_depth
+            );
+            assert_eq!(
+                profile.serial_tree_distinct_by_depth,
+                profile.distinct_main_nodes_by_depth
+            );
+            let distinct: u64 = profile.distinct_main_nodes_by_depth.iter().sum();
+            assert!(distinct < profile.main_nodes, "iterations revisit");
+            searched += 1;
+        })
+        .unwrap();
+        assert_eq!(searched, 3);
+    }
+
+    #[test]
+    fn a_parallel_tree_compared_with_the_serial_one_counts_within_both() {
+        let position =
+            Position::from_fen("r1bq1rk1/ppp1nppp/4n3/3p3Q/3P4/1BP1B3/PP1N2PP/R4RK1 w - - 1 16").unwrap();
+        for algorithm in crate::ParallelAlgorithm::ALL {
+            let mut config = BenchConfig {
+                threads: 2,
+                hash_mib: 4,
+                serial_tree: Some(4),
+                ..BenchConfig::signature(9)
+            };
+            config.parallel.algorithm = algorithm;
+            run_bench_with(&config, &[position], &mut |p| {
+                let serial = p.serial.expect("compared").profile;
+                let profile = p.stats.profile;
+                for band in 0..TreeProfile::DEPTH_BANDS.len() {
+                    let nodes = profile.main_nodes_by_depth[band];
+                    assert!(profile.serial_tree_nodes_by_depth[band] <= nodes, "{algorithm}");
+                    let distinct = profile.distinct_main_nodes_by_depth[band];
+                    let covered = profile.serial_tree_distinct_by_depth[band];
+                    assert!(distinct <= nodes && covered <= distinct);
+                    // The same bit places: the serial positions covered are some of the serial tree's bits.
+                    assert!(covered <= serial.distinct_main_nodes_by_depth[band]);
+                }
+                // The root and its sons: every thread starts there.
+                let top = TreeProfile::DEPTH_BANDS.len() - 1;
+                assert!(
+                    profile.serial_tree_distinct_by_depth[..top].iter().sum::<u64>() > 0,
+                    "{algorithm}"
+                );
+            })
+            .unwrap();
+        }
+        let plain = BenchConfig {
+            threads: 2,
+            ..BenchConfig::signature(5)
+        };
+        run_bench_with(&plain, &[position], &mut |p| {
+            assert!(p.serial.is_none());
+            assert_eq!(
+                p.stats.profile.distinct_main_nodes_by_depth, [0; 5],
+                "nothing recorded unless asked"
+            );
+        })
+        .unwrap();
     }
 }

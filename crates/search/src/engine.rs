@@ -23,6 +23,7 @@ use crate::parallel::{HelperHistory, ParallelAlgorithm};
 use crate::params::{Reductions, SearchParams};
 use crate::report::{IterationReport, Score, ScoreBound, SearchOutcome};
 use crate::time::{SearchStability, TimeManager};
+use crate::tree_keys::TreeRecording;
 use crate::worker::{
     Completed, INFINITY, MAX_PLY, SearchContext, SharedSearch, ThreadRole, ThreadStats, Worker,
     store_exchanged_entries,
@@ -166,6 +167,8 @@ pub struct Engine {
     exchange: Option<Arc<dyn EntryExchange>>,
     /// This process's place among the processes of a cluster (0 alone).
     process_index: usize,
+    /// `eldest bench --serial-tree`: where the searches record their trees' keys.
+    tree_keys: Option<TreeRecording>,
 }
 
 impl Engine {
@@ -199,6 +202,7 @@ impl Engine {
             evaluation: Evaluation::default(),
             exchange: None,
             process_index: 0,
+            tree_keys: None,
         })
     }
 
@@ -234,6 +238,15 @@ impl Engine {
     pub fn set_evaluation(&mut self, evaluation: Evaluation) {
         self.evaluation = evaluation;
         self.new_game();
+    }
+
+    /// Records the keys of the next searches' main-search nodes, looked up in a serial search's where `tree_keys`
+    /// has them (`eldest bench --serial-tree`; the counts go to each thread's [`TreeProfile`](crate::TreeProfile));
+    /// `None`, the default, records nothing. Each node then writes one bit and reads another in sets far larger
+    /// than the caches, so a search that records is slower than one that does not. See [`TreeRecording`] for an
+    /// example.
+    pub fn set_tree_keys(&mut self, tree_keys: Option<TreeRecording>) {
+        self.tree_keys = tree_keys;
     }
 
     /// Shares this engine's deep table results with other processes and stores theirs (the cluster build's
@@ -639,6 +652,7 @@ impl Engine {
             evaluation: &self.evaluation,
             exchange: self.exchange.as_deref(),
             count_duplicates: options.count_duplicates && (self.workers.len() > 1 || self.exchange.is_some()),
+            tree_keys: self.tree_keys.as_ref(),
         };
         store_exchanged_entries(&shared);
         let multi_pv = options.multi_pv.clamp(1, candidates);

@@ -44,6 +44,7 @@ mod pesto;
 mod report;
 mod see;
 mod time;
+mod tree_keys;
 mod worker;
 
 pub use correction::CorrectionHistory;
@@ -72,4 +73,5 @@ pub use params::{SearchParams, TUNABLES, Tunable, find_tunable};
 pub use report::{IterationReport, Score, ScoreBound, SearchOutcome};
 pub use see::{SEE_VALUE, see_ge};
 pub use time::{SearchStability, TimeManager};
+pub use tree_keys::{TreeKeys, TreeRecording};
 pub use worker::{DRAW, INFINITY, MAX_PLY, ThreadStats, TreeProfile};

@@ -142,6 +142,9 @@ pub struct SharedSearch<'a> {
     /// Count [`ThreadStats::duplicate_nodes`]: asked for (`SearchOptions::count_duplicates`, one table probe
     /// more per node) and several threads or processes fill the table.
     pub count_duplicates: bool,
+    /// `eldest bench --serial-tree`: every main-search node's key recorded, and looked up in the serial search's
+    /// (the counts go to [`TreeProfile`]). `None` in play.
+    pub tree_keys: Option<&'a crate::TreeRecording>,
 }
 
 /// A thread's last completed iteration: its depth, score and principal variation.
@@ -344,6 +347,18 @@ pub struct TreeProfile {
     /// The moves those nodes searched, summed (a move searched again, after a reduction or with the PV window,
     /// counts once).
     pub move_loop_moves: [u64; NODE_KIND_COUNT],
+    /// Main-search nodes whose position no earlier node of the search had in the same band of remaining depth
+    /// (by every thread; counted only when the search records its keys, `eldest bench --serial-tree`, else 0), by
+    /// band: the tree's distinct positions, so that `main_nodes_by_depth` less this is its revisits (iterations,
+    /// re-searches, transpositions, threads side by side).
+    pub distinct_main_nodes_by_depth: [u64; DEPTH_BAND_COUNT],
+    /// Main-search nodes whose position the serial search of the same root also visited in the same band
+    /// (`--serial-tree`; the serial search counts all its own), by band: `main_nodes_by_depth` less this is the
+    /// work of positions the serial search never reached there.
+    pub serial_tree_nodes_by_depth: [u64; DEPTH_BAND_COUNT],
+    /// Of the distinct positions, those the serial search also visited (`--serial-tree`), by band: how much of the
+    /// serial tree the search covered.
+    pub serial_tree_distinct_by_depth: [u64; DEPTH_BAND_COUNT],
 }
 
 impl TreeProfile {
@@ -423,6 +438,11 @@ impl TreeProfile {
             self.move_loops[kind] += other.move_loops[kind];
             self.move_loop_fail_highs[kind] += other.move_loop_fail_highs[kind];
             self.move_loop_moves[kind] += other.move_loop_moves[kind];
+        }
+        for band in 0..DEPTH_BAND_COUNT {
+            self.distinct_main_nodes_by_depth[band] += other.distinct_main_nodes_by_depth[band];
+            self.serial_tree_nodes_by_depth[band] += other.serial_tree_nodes_by_depth[band];
+            self.serial_tree_distinct_by_depth[band] += other.serial_tree_distinct_by_depth[band];
         }
     }
 }
@@ -1087,7 +1107,15 @@ impl<H: SearchHooks> SearchContext<'_, '_, H> {
             return 0;
         }
         self.worker.stats.profile.main_nodes += 1;
-        self.worker.stats.profile.main_nodes_by_depth[TreeProfile::depth_band(depth)] += 1;
+        let band = TreeProfile::depth_band(depth);
+        self.worker.stats.profile.main_nodes_by_depth[band] += 1;
+        if let Some(tree_keys) = self.shared.tree_keys {
+            let (new, serial) = tree_keys.visit(position.key(), band);
+            let profile = &mut self.worker.stats.profile;
+            profile.distinct_main_nodes_by_depth[band] += u64::from(new);
+            profile.serial_tree_nodes_by_depth[band] += u64::from(serial);
+            profile.serial_tree_distinct_by_depth[band] += u64::from(new && serial);
+        }
         self.worker.seldepth = self.worker.seldepth.max(ply);
         if root {
             self.anchor_accumulators(position, ply);
@@ -2329,6 +2357,7 @@ mod hook_rules {
             evaluation: &Evaluation::Pesto,
             exchange: None,
             count_duplicates: true,
+            tree_keys: None,
         };
         let game: GameHistory = [(position.key(), position.halfmove_clock())]
             .into_iter()

@@ -96,6 +96,12 @@ pub struct Args {
     /// table probe more per node with several threads, about 2% of two threads' speed, so it is off unless asked.
     #[arg(long)]
     count_duplicates: bool,
+    /// Compare every run of several threads with the serial tree (`eldest bench --serial-tree`): each of its
+    /// engine processes first searches every position with one thread, recording its positions, and the
+    /// profile gets a table of how much of each parallel tree lies in the serial one. It costs speed and the
+    /// serial searches' time, so it is off unless asked; not with --movetime.
+    #[arg(long, conflicts_with = "movetime")]
+    serial_tree: bool,
     /// How the runs are interleaved: `runs` (each configuration searches the whole set, then the next) or
     /// `positions` (every configuration searches a position, in an order that turns with the position, before
     /// any searches the next, so the machine's drift over minutes falls on all of them alike; only for sets
@@ -360,6 +366,7 @@ fn settings(args: &Args, engine: impl FnOnce(&Args) -> Result<PathBuf, String>) 
         set: set.map(|set| set.name().to_string()),
         keep_tables,
         count_duplicates: args.count_duplicates,
+        serial_tree: args.serial_tree,
         interleave_positions,
         repeat: args.repeat as usize,
         hash_mib: args.hash.first().copied().unwrap_or(64),
@@ -556,6 +563,13 @@ fn present(report: &BenchReport, out: &Path) -> Result<(), String> {
                 "{}",
                 profile::kind_table(&profile_rows, settings.depth.is_some()).to_text()
             );
+        }
+        if profile::has_serial_tree(&profile_rows) {
+            println!(
+                "against the serial tree (× against the serial search in the same process; reached: share of its \
+                 positions visited):"
+            );
+            print!("{}", profile::serial_tree_table(&profile_rows).to_text());
         }
     }
     let files = output::write_all(out, report)?;

@@ -120,12 +120,33 @@ pub struct PositionRun {
     /// The moves they searched, by kind.
     #[serde(default)]
     pub move_loop_moves: Vec<u64>,
+    /// The comparison with the serial tree (`eldest bench --serial-tree`; absent from other runs and older files).
+    #[serde(default)]
+    pub serial_tree: Option<SerialTreeCounts>,
     /// Thread time spent searching, microseconds.
     pub busy_us: u64,
     /// Thread time not spent searching, microseconds.
     pub idle_us: u64,
     /// Threads of the search.
     pub threads: usize,
+}
+
+/// One position's comparison with the serial tree, as `eldest bench --serial-tree --json` writes it: by band of
+/// remaining depth (`TreeProfile::DEPTH_BANDS`), positions counted apart in each band.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SerialTreeCounts {
+    /// The serial search's nodes.
+    pub serial_nodes: u64,
+    /// The serial search's main-search nodes.
+    pub serial_main_nodes_by_depth: Vec<u64>,
+    /// The serial search's distinct positions.
+    pub serial_distinct_by_depth: Vec<u64>,
+    /// This search's distinct positions.
+    pub distinct_by_depth: Vec<u64>,
+    /// This search's main-search nodes at positions the serial search visited.
+    pub in_serial_by_depth: Vec<u64>,
+    /// This search's distinct positions the serial search visited.
+    pub in_serial_distinct_by_depth: Vec<u64>,
 }
 
 impl PositionRun {
@@ -178,6 +199,10 @@ pub struct Settings {
     /// always and say `false`; their `twice` column shows what they counted.
     #[serde(default)]
     pub count_duplicates: bool,
+    /// The runs of several threads were compared with the serial tree (`--serial-tree`, absent from older files):
+    /// their speed figures are low, and each position carries its [`SerialTreeCounts`].
+    #[serde(default)]
+    pub serial_tree: bool,
     /// Every configuration searched a position before any searched the next (`--interleave positions`), each
     /// search in an engine process of its own; false (and in files written before the flag): each
     /// configuration's run searched the whole set in one process before the next configuration's run began.

@@ -8,7 +8,7 @@
 //! and set beside the one-thread baseline's, so that a reader sees which part of the tree grew with the threads.
 //! Reports of engines before these counters (no main-search nodes) have no profile.
 
-use super::model::{BenchReport, PositionRun, Run};
+use super::model::{BenchReport, PositionRun, Run, SerialTreeCounts};
 use crate::report::csv::Csv;
 use crate::report::table::Table;
 use eldest_search::TreeProfile;
@@ -66,6 +66,52 @@ pub struct TreeCounts {
     pub move_loop_fail_highs: [f64; KINDS],
     /// The moves they searched.
     pub move_loop_moves: [f64; KINDS],
+    /// The comparison with the serial tree, over the positions that carry one (`--serial-tree`).
+    pub serial_tree: SerialTreeSums,
+}
+
+/// The comparison with the serial tree summed over positions, by band of remaining depth: the serial searches'
+/// main-search nodes and distinct positions, and the compared searches' main-search nodes, distinct positions,
+/// nodes at the serial tree's positions and distinct positions in it.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct SerialTreeSums {
+    /// Positions compared (0: no comparison).
+    pub positions: f64,
+    /// The serial searches' main-search nodes.
+    pub serial_main_nodes: [f64; BANDS],
+    /// The serial searches' distinct positions.
+    pub serial_distinct: [f64; BANDS],
+    /// The compared searches' main-search nodes.
+    pub main_nodes: [f64; BANDS],
+    /// Their distinct positions.
+    pub distinct: [f64; BANDS],
+    /// Their main-search nodes at positions of the serial tree.
+    pub in_serial: [f64; BANDS],
+    /// Their distinct positions in the serial tree.
+    pub in_serial_distinct: [f64; BANDS],
+}
+
+impl SerialTreeSums {
+    /// Adds one position's comparison (left out when its bands are another engine's).
+    fn add(&mut self, main_nodes_by_depth: &[u64], counts: &SerialTreeCounts, weight: f64) {
+        let all = [
+            (&mut self.serial_main_nodes, &counts.serial_main_nodes_by_depth),
+            (&mut self.serial_distinct, &counts.serial_distinct_by_depth),
+            (&mut self.main_nodes, &main_nodes_by_depth.to_vec()),
+            (&mut self.distinct, &counts.distinct_by_depth),
+            (&mut self.in_serial, &counts.in_serial_by_depth),
+            (&mut self.in_serial_distinct, &counts.in_serial_distinct_by_depth),
+        ];
+        if all.iter().any(|(_, counts)| counts.len() != BANDS) {
+            return;
+        }
+        for (sums, counts) in all {
+            for (sum, &count) in sums.iter_mut().zip(counts) {
+                *sum += count as f64 * weight;
+            }
+        }
+        self.positions += weight;
+    }
 }
 
 impl TreeCounts {
@@ -111,6 +157,9 @@ impl TreeCounts {
                     *count += weighted(engine_count);
                 }
             }
+        }
+        if let Some(serial_tree) = &p.serial_tree {
+            self.serial_tree.add(&p.main_nodes_by_depth, serial_tree, weight);
         }
     }
 
@@ -328,6 +377,58 @@ pub fn kind_table(rows: &[ProfileRow], fixed_depth: bool) -> Table {
     table
 }
 
+/// Whether any row was compared with the serial tree (`--serial-tree`).
+pub fn has_serial_tree(rows: &[ProfileRow]) -> bool {
+    rows.iter().any(|row| row.counts.serial_tree.positions > 0.0)
+}
+
+/// Each compared configuration against the serial tree of the same process: its main-search nodes against the
+/// serial search's, split into nodes at positions the serial search visited (`in it`) and the rest (`outside`),
+/// its distinct positions against the serial tree's, how often it visited a position, and which share of the
+/// serial tree's positions it reached, in all and by band of remaining depth.
+pub fn serial_tree_table(rows: &[ProfileRow]) -> Table {
+    let mut header: Vec<String> = [
+        "configuration",
+        "threads",
+        "positions",
+        "main ×",
+        "in it ×",
+        "outside ×",
+        "distinct ×",
+        "visits a position",
+        "serial visits",
+        "serial reached",
+    ]
+    .into_iter()
+    .map(String::from)
+    .collect();
+    header.extend((0..BANDS).map(|band| format!("reached at {}", band_label(band))));
+    let mut table = Table::new(header);
+    for row in rows.iter().filter(|row| row.counts.serial_tree.positions > 0.0) {
+        let t = &row.counts.serial_tree;
+        let sum = |bands: &[f64; BANDS]| bands.iter().sum::<f64>();
+        let serial_main = sum(&t.serial_main_nodes);
+        let main = sum(&t.main_nodes);
+        let in_serial = sum(&t.in_serial);
+        let mut cells = vec![
+            row.configuration.clone(),
+            row.threads.to_string(),
+            format!("{:.0}", t.positions),
+            times(ratio(main, serial_main)),
+            times(ratio(in_serial, serial_main)),
+            times(ratio(main - in_serial, serial_main)),
+            times(ratio(sum(&t.distinct), sum(&t.serial_distinct))),
+            cell(ratio(main, sum(&t.distinct)), |v| format!("{v:.2}")),
+            cell(ratio(serial_main, sum(&t.serial_distinct)), |v| format!("{v:.2}")),
+            share(ratio(sum(&t.in_serial_distinct), sum(&t.serial_distinct))),
+        ];
+        cells
+            .extend((0..BANDS).map(|band| share(ratio(t.in_serial_distinct[band], t.serial_distinct[band]))));
+        table.push(cells);
+    }
+    table
+}
+
 /// `profile.md`: the table with what its columns mean.
 pub fn markdown(rows: &[ProfileRow], fixed_depth: bool) -> String {
     if rows.is_empty() {
@@ -345,7 +446,7 @@ pub fn markdown(rows: &[ProfileRow], fixed_depth: bool) -> String {
          brothers the ABDADAs' threads left unfinished when another thread's stored result answered their node \
          (both of the configuration's nodes).\n\n{}\n\
          Main-search nodes by remaining depth: each band's nodes against the 1-thread search's (fixed depth only) \
-         and, in brackets, the band's share of the configuration's main-search nodes.\n\n{}{}",
+         and, in brackets, the band's share of the configuration's main-search nodes.\n\n{}{}{}",
         table(rows, fixed_depth).to_markdown(),
         depth_table(rows, fixed_depth).to_markdown(),
         if has_move_loops(rows) {
@@ -356,6 +457,20 @@ pub fn markdown(rows: &[ProfileRow], fixed_depth: bool) -> String {
                  nodes; `failed high`: the share of the kind's nodes that did; `moves`: the moves a node of the kind \
                  searched.\n\n{}",
                 kind_table(rows, fixed_depth).to_markdown()
+            )
+        } else {
+            String::new()
+        },
+        if has_serial_tree(rows) {
+            format!(
+                "\nAgainst the serial tree (`--serial-tree`: each process searched every position with one thread \
+                 first and recorded its positions, each band of remaining depth apart): `main ×`, the main-search \
+                 nodes against that serial search's; `in it ×` and `outside ×`, the nodes at positions the serial \
+                 search visited in the same band and the rest, against the same; `distinct ×`, distinct positions \
+                 against the serial tree's; `visits a position`, main-search nodes per distinct position (`serial \
+                 visits` the serial search's); `serial reached`, the share of the serial tree's positions the search \
+                 visited, in all and by band.\n\n{}",
+                serial_tree_table(rows).to_markdown()
             )
         } else {
             String::new()
@@ -386,6 +501,18 @@ pub fn csv(rows: &[ProfileRow]) -> Csv {
         .into_iter()
         .map(String::from)
         .chain((0..BANDS).map(|band| format!("main_nodes_depth_{}", band_label(band))))
+        .chain(
+            [
+                "serial_main_nodes",
+                "serial_distinct",
+                "compared_main_nodes",
+                "distinct",
+                "in_serial",
+                "in_serial_distinct",
+            ]
+            .iter()
+            .flat_map(|count| (0..BANDS).map(move |band| format!("{count}_depth_{}", band_label(band)))),
+        )
         .chain(
             ["move_loops", "move_loop_fail_highs", "move_loop_moves"]
                 .iter()
@@ -418,6 +545,17 @@ pub fn csv(rows: &[ProfileRow]) -> Csv {
             number(c.table_cutoffs),
         ];
         cells.extend(c.main_nodes_by_depth.iter().map(|&v| number(v)));
+        let t = &c.serial_tree;
+        for bands in [
+            &t.serial_main_nodes,
+            &t.serial_distinct,
+            &t.main_nodes,
+            &t.distinct,
+            &t.in_serial,
+            &t.in_serial_distinct,
+        ] {
+            cells.extend(bands.iter().map(|&v| number(v)));
+        }
         for counts in [&c.move_loops, &c.move_loop_fail_highs, &c.move_loop_moves] {
             cells.extend(counts.iter().map(|&v| number(v)));
         }
@@ -539,6 +677,47 @@ mod tests {
             run("abdada", 2, vec![position(1000, 400, 4)]),
         ];
         assert!(!has_move_loops(&[row_against_first("abdada", 2, &older)]));
+    }
+
+    #[test]
+    fn a_tree_compared_with_the_serial_one_is_split_into_its_positions_and_the_rest() {
+        let mut compared = position(1000, 400, 4);
+        compared.main_nodes_by_depth = vec![200, 100, 50, 50, 0];
+        compared.serial_tree = Some(SerialTreeCounts {
+            serial_nodes: 800,
+            serial_main_nodes_by_depth: vec![160, 80, 40, 40, 0],
+            serial_distinct_by_depth: vec![100, 40, 16, 4, 0],
+            distinct_by_depth: vec![120, 50, 20, 10, 0],
+            in_serial_by_depth: vec![120, 60, 30, 30, 0],
+            in_serial_distinct_by_depth: vec![50, 20, 8, 2, 0],
+        });
+        let runs = [
+            run("abdada", 1, vec![position(1000, 400, 4)]),
+            run("abdada", 2, vec![compared]),
+        ];
+        let rows = [
+            row_against_first("1 thread", 1, &runs[..1]),
+            row_against_first("abdada", 2, &runs),
+        ];
+        assert!(has_serial_tree(&rows));
+        let text = serial_tree_table(&rows).to_markdown();
+        // 400 main nodes against the serial 320, 240 of them at its positions; 200 distinct positions against
+        // 160, 80 of those reached (half in every band; none in the last, where the serial search had none).
+        let row_line = "| abdada | 2 | 1 | 1.250 | 0.750 | 0.500 | 1.250 | 2.00 | 2.00 | 50.0% | 50.0% | 50.0% | 50.0% | 50.0% | - |";
+        assert!(text.lines().any(|line| line == row_line), "{text}");
+        assert!(!text.contains("1 thread"), "only compared rows: {text}");
+        assert!(markdown(&rows, true).contains("Against the serial tree"));
+        // Another engine's bands: left out.
+        let mut other = position(1000, 400, 4);
+        other.serial_tree = Some(SerialTreeCounts {
+            serial_main_nodes_by_depth: vec![1],
+            ..SerialTreeCounts::default()
+        });
+        let runs = [
+            run("abdada", 1, vec![position(1000, 400, 4)]),
+            run("abdada", 2, vec![other]),
+        ];
+        assert!(!has_serial_tree(&[row_against_first("abdada", 2, &runs)]));
     }
 
     #[test]

@@ -63,6 +63,10 @@ pub fn run(
     if settings.count_duplicates {
         command.arg("--count-duplicates");
     }
+    // The serial tree of a one-thread run is its own.
+    if settings.serial_tree && job.threads > 1 {
+        command.arg("--serial-tree");
+    }
     if let Some(index) = only {
         command.args(["--only", &(index + 1).to_string()]);
     }
