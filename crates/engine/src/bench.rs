@@ -243,12 +243,15 @@ pub(crate) fn serial_tree_words(serial: &TreeProfile, searched: &TreeProfile) ->
         .collect();
     format!(
         "serial tree: main nodes x {:.3} = {:.3} in it + {:.3} outside it; distinct positions x {:.3}, {:.1}% of \
-         the serial ones (by depth from 1, 3, 6, 10, 15: {})",
+         the serial ones (by depth from {}: {})",
         ratio(searched.main_nodes, main),
         ratio(in_serial, main),
-        ratio(searched.main_nodes - in_serial, main),
+        ratio(searched.main_nodes.saturating_sub(in_serial), main),
         ratio(sum(&searched.distinct_main_nodes_by_depth), distinct),
         100.0 * ratio(sum(&searched.serial_tree_distinct_by_depth), distinct),
+        TreeProfile::DEPTH_BANDS
+            .map(|lowest| lowest.to_string())
+            .join(", "),
         covered.join(" / "),
     )
 }

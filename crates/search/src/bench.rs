@@ -563,8 +563,7 @@ pub fn run_bench_with(
     positions: &[Position],
     on_position: &mut dyn FnMut(&BenchPosition<'_>),
 ) -> Result<BenchResult, TableSizeError> {
-    let mut engine = Engine::new(config.hash_mib)?;
-    engine.set_evaluation(config.evaluation.clone());
+    let mut engine = bench_engine(config, config.hash_mib)?;
     let limits = match config.limit {
         BenchLimit::Depth(depth) => SearchLimits {
             depth: Some(depth.max(1)),
@@ -575,16 +574,7 @@ pub fn run_bench_with(
             ..SearchLimits::default()
         },
     };
-    let options = SearchOptions {
-        threads: config.threads.max(1),
-        multi_pv: 1,
-        parallel: config.parallel,
-        count_duplicates: config.count_duplicates,
-        // `MoveOverhead` keeps time back for a GUI's link; a bench has none, so a 70 ms limit searches 70 ms,
-        // as long as the games' moves that `--movetime 70` stands for (until 2026-11-29 it searched 40 ms).
-        move_overhead: Duration::ZERO,
-        ..SearchOptions::default()
-    };
+    let options = bench_options(config, config.threads);
     let control = SearchControl::new();
     let history = |position: &Position| -> Arc<GameHistory> {
         Arc::new(
@@ -647,6 +637,27 @@ pub fn run_bench_with(
     Ok(BenchResult { nodes, time, nps })
 }
 
+/// An engine of `hash_mib` MiB with the bench's evaluation.
+fn bench_engine(config: &BenchConfig, hash_mib: usize) -> Result<Engine, TableSizeError> {
+    let mut engine = Engine::new(hash_mib)?;
+    engine.set_evaluation(config.evaluation.clone());
+    Ok(engine)
+}
+
+/// The bench's search options for `threads` threads.
+fn bench_options(config: &BenchConfig, threads: usize) -> SearchOptions {
+    SearchOptions {
+        threads: threads.max(1),
+        multi_pv: 1,
+        parallel: config.parallel,
+        count_duplicates: config.count_duplicates,
+        // `MoveOverhead` keeps time back for a GUI's link; a bench has none, so a 70 ms limit searches 70 ms,
+        // as long as the games' moves that `--movetime 70` stands for (until 2026-11-29 it searched 40 ms).
+        move_overhead: Duration::ZERO,
+        ..SearchOptions::default()
+    }
+}
+
 /// `BenchConfig::serial_tree`: the serial engine, the keys of its last search and the set the measured search
 /// records its own in.
 struct SerialTree {
@@ -658,8 +669,7 @@ struct SerialTree {
 
 impl SerialTree {
     fn new(config: &BenchConfig, hash_mib: usize) -> Result<SerialTree, TableSizeError> {
-        let mut engine = Engine::new(hash_mib)?;
-        engine.set_evaluation(config.evaluation.clone());
+        let mut engine = bench_engine(config, hash_mib)?;
         let serial_keys = Arc::new(TreeKeys::new(TreeKeys::BENCH_BITS));
         engine.set_tree_keys(Some(TreeRecording {
             visited: Arc::clone(&serial_keys),
@@ -667,13 +677,7 @@ impl SerialTree {
         }));
         Ok(SerialTree {
             engine,
-            options: SearchOptions {
-                threads: 1,
-                multi_pv: 1,
-                parallel: config.parallel,
-                move_overhead: Duration::ZERO,
-                ..SearchOptions::default()
-            },
+            options: bench_options(config, 1),
             serial_keys,
             searched_keys: Arc::new(TreeKeys::new(TreeKeys::BENCH_BITS)),
         })

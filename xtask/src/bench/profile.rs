@@ -94,10 +94,10 @@ pub struct SerialTreeSums {
 impl SerialTreeSums {
     /// Adds one position's comparison (left out when its bands are another engine's).
     fn add(&mut self, main_nodes_by_depth: &[u64], counts: &SerialTreeCounts, weight: f64) {
-        let all = [
+        let all: [(&mut [f64; BANDS], &[u64]); 6] = [
             (&mut self.serial_main_nodes, &counts.serial_main_nodes_by_depth),
             (&mut self.serial_distinct, &counts.serial_distinct_by_depth),
-            (&mut self.main_nodes, &main_nodes_by_depth.to_vec()),
+            (&mut self.main_nodes, main_nodes_by_depth),
             (&mut self.distinct, &counts.distinct_by_depth),
             (&mut self.in_serial, &counts.in_serial_by_depth),
             (&mut self.in_serial_distinct, &counts.in_serial_distinct_by_depth),
