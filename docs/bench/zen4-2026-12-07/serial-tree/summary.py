@@ -28,6 +28,7 @@ for path in sys.argv[1:]:
         f"{t['distinct_by_depth'] / t['serial_distinct_by_depth']:.3f}",
         f"{t['main'] / t['distinct_by_depth']:.2f} ({sm / t['serial_distinct_by_depth']:.2f})",
         f"{100 * t['in_serial_distinct_by_depth'] / t['serial_distinct_by_depth']:.1f}%",
-    ] + [f"{100 * a / max(1, b):.0f}%" for a, b in zip(sums["in_serial_distinct_by_depth"], sums["serial_distinct_by_depth"])]
+    ] + [f"{100 * a / b:.0f}%" if b else "-"  # a band the serial search never reached has no share
+         for a, b in zip(sums["in_serial_distinct_by_depth"], sums["serial_distinct_by_depth"])]
     cells.append(f"{100 * statistics.median(reached):.1f}% ({100 * min(reached):.1f}-{100 * max(reached):.1f}%)")
     print(f"| {path.rsplit('/', 1)[-1].removesuffix('.jsonl')} | " + " | ".join(cells) + " |")
