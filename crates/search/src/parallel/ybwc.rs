@@ -315,6 +315,20 @@ impl Cutoff {
         cutoff
     }
 
+    /// The work this flag guards has ended (its split point closed, or its brother's search returned): `parent`,
+    /// the flag it was opened below, stops linking to it. Without this a long-lived split point's list kept every
+    /// split point ever opened below it — thousands over a root split point's life — and each cutoff walked them
+    /// all, holding the locks that new split points below wait for.
+    fn unlink_from(self: &Arc<Self>, parent: &Cutoff) {
+        lock(&parent.below).retain(|below| !Arc::ptr_eq(below, self));
+    }
+
+    /// The flags linked below this one now (tests: ended work leaves the list).
+    #[cfg(test)]
+    fn linked(&self) -> usize {
+        lock(&self.below).len()
+    }
+
     /// The work below is no longer needed: this flag and every one below it.
     fn set(&self) {
         self.flag.store(true, Ordering::SeqCst);
@@ -507,6 +521,9 @@ impl<H: SearchHooks> SearchContext<'_, '_, H> {
             }
         });
         pool.working.fetch_add(1, Ordering::Relaxed);
+        if let Some(parent) = &self.worker.cutoff {
+            point.cutoff.unlink_from(parent);
+        }
         self.worker.stats.split_wait_ns += waiting.elapsed().as_nanos() as u64;
         if pool.split_killers.load(Ordering::Relaxed) {
             // The splitting thread searches on with what its brothers' subtrees taught, as the serial search
@@ -699,6 +716,7 @@ impl<'j, 's, H: SearchHooks> SplitJob<'j, 's, H> {
                     break outcome;
                 };
                 lock(&point.in_flight).retain(|other| !Arc::ptr_eq(other, &flag));
+                flag.unlink_from(&point.cutoff);
                 context.worker.cutoff = Some(Arc::clone(&point.cutoff));
                 alpha_now = point.alpha.load(Ordering::Relaxed);
                 // Stopped by its own flag alone: another brother raised the alpha; search it again against it.
@@ -795,6 +813,29 @@ mod tests {
         assert!(late.is_set(), "a split point opened below a cut one starts cut");
     }
 
+    #[test]
+    fn ended_work_leaves_its_parents_list_and_a_later_cutoff_reaches_only_the_live_flags() {
+        let root = Cutoff::below(None);
+        let ended: Vec<Arc<Cutoff>> = (0..1000).map(|_| Cutoff::below(Some(&root))).collect();
+        let live = Cutoff::below(Some(&root));
+        let below_live = Cutoff::below(Some(&live));
+        assert_eq!(root.linked(), 1001);
+        for flag in &ended {
+            flag.unlink_from(&root);
+        }
+        assert_eq!(root.linked(), 1, "only the split point still open");
+        // Unlinking twice, or from a flag it was never below, changes nothing.
+        ended[0].unlink_from(&root);
+        below_live.unlink_from(&root);
+        assert_eq!((root.linked(), live.linked()), (1, 1));
+        root.set();
+        assert!(live.is_set() && below_live.is_set());
+        assert!(
+            ended.iter().all(|flag| !flag.is_set()),
+            "ended work is not reached"
+        );
+    }
+
     /// `SplitKillers`: a brother's killers below the split node reach the next brother and the splitting thread;
     /// the killers of the node's own ply and above are the path's, and stay each thread's.
     #[test]
@@ -867,6 +908,35 @@ mod tests {
                 opener.join().unwrap()
             });
             assert!(children.iter().all(|c| c.is_set()));
+        }
+    }
+
+    /// Split points open and close below one flag from several threads while another thread cuts it: every flag
+    /// still open when the cut comes is set, and the closed ones leave the list.
+    #[test]
+    fn cutoffs_race_with_split_points_opening_and_closing_without_loss() {
+        const THREADS: usize = 4;
+        for _ in 0..100 {
+            let root = Cutoff::below(None);
+            let still_open: Vec<Arc<Cutoff>> = std::thread::scope(|scope| {
+                let openers: Vec<_> = (0..THREADS)
+                    .map(|_| {
+                        scope.spawn(|| {
+                            for _ in 0..20 {
+                                let closed = Cutoff::below(Some(&root));
+                                let nested = Cutoff::below(Some(&closed));
+                                nested.unlink_from(&closed);
+                                closed.unlink_from(&root);
+                            }
+                            Cutoff::below(Some(&root))
+                        })
+                    })
+                    .collect();
+                root.set();
+                openers.into_iter().map(|opener| opener.join().unwrap()).collect()
+            });
+            assert!(still_open.iter().all(|flag| flag.is_set()));
+            assert_eq!(root.linked(), THREADS, "only the flags still open");
         }
     }
 
