@@ -317,8 +317,8 @@ impl Cutoff {
 
     /// The work this flag guards has ended (its split point closed, or its brother's search returned): `parent`,
     /// the flag it was opened below, stops linking to it. Without this a long-lived split point's list kept every
-    /// split point ever opened below it — thousands over a root split point's life — and each cutoff walked them
-    /// all, holding the locks that new split points below wait for.
+    /// split point ever opened below it (up to 59 over the long set at two threads, against 2 with it, and more
+    /// with more threads), and each cutoff walked them all, holding the locks that new split points wait for.
     fn unlink_from(self: &Arc<Self>, parent: &Cutoff) {
         lock(&parent.below).retain(|below| !Arc::ptr_eq(below, self));
     }
