@@ -516,13 +516,21 @@ fn interleaving_by_position_gathers_each_configurations_positions_in_order() {
         "8",
         "--interleave",
         "positions",
+        // 72 engine processes: without the default 300 ms load watch before each, seconds instead of 22.
+        "--idle-check-ms",
+        "0",
         "--out",
         out.to_str().unwrap(),
     ]);
     assert!(output.status.success(), "{output:?}");
+    assert!(
+        String::from_utf8_lossy(&output.stderr).contains("load is not watched"),
+        "{output:?}"
+    );
     let json: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(out.join("bench.json")).unwrap()).unwrap();
     assert_eq!(json["settings"]["interleave_positions"], true);
+    assert_eq!(json["settings"]["idle_check_ms"], 0);
     let fens = eldest_search::bench::BenchSet::Long.fens();
     let runs = json["runs"].as_array().unwrap();
     assert_eq!(runs.len(), 3, "the baseline and two configurations");

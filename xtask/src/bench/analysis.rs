@@ -462,6 +462,7 @@ pub(super) mod tests {
             knobs: vec![],
             engine: "eldest".into(),
             launcher: Vec::new(),
+            idle_check_ms: 300,
         }
     }
 

@@ -108,6 +108,11 @@ pub struct Args {
     /// whose tables are cleared before each position, not the game set).
     #[arg(long, value_enum, default_value_t = Interleave::Runs)]
     interleave: Interleave,
+    /// Milliseconds to watch the machine's load before each run (each position's, with --interleave
+    /// positions): a run started on a busy machine is flagged in the report. 0 skips the watch, for quick
+    /// smoke runs whose figures nobody reads.
+    #[arg(long, default_value_t = model::default_idle_check_ms(), value_parser = clap::value_parser!(u64).range(0..=10_000))]
+    idle_check_ms: u64,
     /// Runs of every configuration (medians and spreads are over these).
     #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..=1000))]
     repeat: u32,
@@ -377,6 +382,7 @@ fn settings(args: &Args, engine: impl FnOnce(&Args) -> Result<PathBuf, String>) 
             .as_deref()
             .map(|words| words.split_whitespace().map(str::to_string).collect())
             .unwrap_or_default(),
+        idle_check_ms: args.idle_check_ms,
     })
 }
 
@@ -617,6 +623,9 @@ fn measure(settings: &Settings, positions: usize, out: &Path) -> Result<Vec<Conf
     );
     let started = Instant::now();
     let mut busy_warned = false;
+    if settings.idle_check_ms == 0 {
+        eprintln!("note: --idle-check-ms 0: the machine's load is not watched before the runs");
+    }
     let mut run_one = |job: &runner::Job<'_>, only: Option<usize>| -> Result<model::Run, String> {
         progress.set_message(format!(
             "{} ×{} (repeat {}/{})",

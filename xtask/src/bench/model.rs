@@ -219,6 +219,15 @@ pub struct Settings {
     /// The command the engine was started under (`mpirun -np 2`), word by word; empty for none.
     #[serde(default)]
     pub launcher: Vec<String>,
+    /// How long, in milliseconds, the machine's load was watched before each run (`--idle-check-ms`; 300 in
+    /// files written before the flag); 0: not watched, and every run's `machine_busy_before_percent` reads 0.
+    #[serde(default = "default_idle_check_ms")]
+    pub idle_check_ms: u64,
+}
+
+/// The load watch of files written before `--idle-check-ms` (and its default).
+pub const fn default_idle_check_ms() -> u64 {
+    300
 }
 
 impl Settings {

@@ -32,7 +32,9 @@ pub fn run(
     only: Option<usize>,
     progress: &ProgressBar,
 ) -> Result<Run, String> {
-    let busy = machine_busy_percent(Duration::from_millis(300));
+    let busy = (settings.idle_check_ms > 0)
+        .then(|| machine_busy_percent(Duration::from_millis(settings.idle_check_ms)))
+        .flatten();
     let mut command = match settings.launcher.split_first() {
         Some((program, words)) => {
             let mut command = Command::new(program);
